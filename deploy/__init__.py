@@ -1,0 +1,1 @@
+"""Deployment adapters: the Kafka broker, PostgreSQL and the topic layout (``deploy.topics``)."""

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# deploy/kafka.sh start|stop|status|topics|fetch|reset — a single-node Apache Kafka 4.x broker for local use and CI.
+#
+# The broker is the official org.apache.kafka:kafka_2.13 artifact and its runtime dependencies,
+# resolved from Maven Central with `mvn` (deploy/kafka-pom.xml) into $KAFKA_HOME/libs and cached
+# there across runs. One JVM is both KRaft controller and broker, listening on 127.0.0.1 only.
+#
+#   start   fetch the jars if missing, format KRaft storage if new, start the broker, poll until it
+#           answers a metadata request, create the olympiad topics; prints KAFKA_BOOTSTRAP_SERVERS=...
+#           Idempotent: a broker already running from $KAFKA_HOME is left alone.
+#   stop    SIGTERM (controlled shutdown), wait up to 60 s, then SIGKILL. Idempotent.
+#   status  exit 0 and print the bootstrap address if the broker answers, else exit 1.
+#   topics  create (or check) the olympiad topics on the running broker (deploy/topics.py).
+#   fetch   only resolve the jars (warms the cache, e.g. in a CI image step).
+#   reset   stop, then delete the broker's data (topics, offsets, cluster id); jars stay cached.
+#
+# Environment (all optional):
+#   KAFKA_PORT (9092)               broker listener port on 127.0.0.1
+#   KAFKA_CONTROLLER_PORT (port+1)  KRaft controller listener port
+#   KAFKA_VERSION (4.1.1)           org.apache.kafka:kafka_2.13 version (Kafka 4.x needs Java 17+)
+#   KAFKA_HOME (var/kafka)          jars (libs/), data (data/), logs (logs/), pid file
+#   KAFKA_HEAP (512m)               -Xms/-Xmx of the broker JVM
+#   KAFKA_START_TIMEOUT (90)        seconds to wait for the broker to answer
+#   PYTHON (.venv/bin/python, else python3)  interpreter with kafka-python, for the probe and topics
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+KAFKA_PORT="${KAFKA_PORT:-9092}"
+KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"
+KAFKA_VERSION="${KAFKA_VERSION:-4.1.1}"
+KAFKA_HOME="${KAFKA_HOME:-$ROOT/var/kafka}"
+KAFKA_HEAP="${KAFKA_HEAP:-512m}"
+KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
+if [[ -z "${PYTHON:-}" ]]; then
+  if [[ -x "$ROOT/.venv/bin/python" ]]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
+fi
+
+LIBS="$KAFKA_HOME/libs"
+DATA="$KAFKA_HOME/data"
+LOGS="$KAFKA_HOME/logs"
+PIDFILE="$KAFKA_HOME/broker.pid"
+CONFIG="$KAFKA_HOME/server.properties"
+BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+
+log() { echo "kafka.sh: $*" >&2; }
+
+fetch() {
+  local stamp="$LIBS/.kafka_2.13-$KAFKA_VERSION"
+  [[ -f "$stamp" ]] && return 0
+  command -v mvn >/dev/null || { log "mvn not found: apt-get install -y maven"; exit 1; }
+  command -v java >/dev/null || { log "java not found: apt-get install -y openjdk-17-jre-headless"; exit 1; }
+  log "resolving org.apache.kafka:kafka_2.13:$KAFKA_VERSION from Maven Central into $LIBS"
+  rm -rf "$LIBS" && mkdir -p "$LIBS"
+  mvn -B -q -f "$ROOT/deploy/kafka-pom.xml" -Dkafka.version="$KAFKA_VERSION" \
+    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$LIBS" >&2
+  touch "$stamp"
+}
+
+running_pid() {
+  [[ -f "$PIDFILE" ]] || return 1
+  local pid; pid="$(cat "$PIDFILE")"
+  kill -0 "$pid" 2>/dev/null || return 1
+  echo "$pid"
+}
+
+write_config() {
+  mkdir -p "$DATA" "$LOGS"
+  cat > "$CONFIG" <<PROPS
+# Written by deploy/kafka.sh: one node, KRaft controller + broker, loopback only.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$DATA
+num.partitions=1
+default.replication.factor=1
+min.insync.replicas=1
+# A single node: the internal topics cannot have more than one replica.
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=8
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=4
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+# No rebalance grace period: consumers of a one-node cluster start at once.
+group.initial.rebalance.delay.ms=0
+log.retention.hours=168
+log.cleaner.backoff.ms=1000
+PROPS
+}
+
+java_cmd() {
+  echo java "-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+    -Djava.awt.headless=true -Dkafka.logs.dir="$LOGS" \
+    -Dlog4j2.configurationFile="$ROOT/deploy/kafka-log4j2.properties" -cp "$LIBS/*"
+}
+
+format_storage() {
+  [[ -f "$DATA/meta.properties" ]] && return 0
+  local cluster_id
+  cluster_id="$($(java_cmd) kafka.tools.StorageTool random-uuid)"
+  log "formatting KRaft storage in $DATA (cluster $cluster_id)"
+  $(java_cmd) kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$LOGS/format.log" 2>&1 \
+    || { cat "$LOGS/format.log" >&2; exit 1; }
+}
+
+start() {
+  local t0=$SECONDS pid
+  if pid="$(running_pid)"; then
+    if "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout "$KAFKA_START_TIMEOUT" --pid "$pid" >/dev/null; then
+      log "already running (pid $pid)"
+      echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
+      return 0
+    fi
+    log "pid $pid does not answer on $BOOTSTRAP"; exit 1
+  fi
+  fetch
+  write_config
+  format_storage
+  log "starting broker on $BOOTSTRAP (controller :$KAFKA_CONTROLLER_PORT, heap $KAFKA_HEAP)"
+  # setsid: the broker outlives this script and is not hit by a Ctrl-C sent to the caller's group.
+  setsid $(java_cmd) kafka.Kafka "$CONFIG" >"$LOGS/stdout.log" 2>&1 < /dev/null &
+  pid=$!
+  echo "$pid" > "$PIDFILE"
+  if ! "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout "$KAFKA_START_TIMEOUT" --pid "$pid" >/dev/null; then
+    log "broker did not answer within ${KAFKA_START_TIMEOUT}s; last log lines:"
+    tail -n 30 "$LOGS/server.log" "$LOGS/stdout.log" >&2 || true
+    stop
+    exit 1
+  fi
+  log "broker answers after $((SECONDS - t0)) s (pid $pid)"
+  topics
+  echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
+}
+
+stop() {
+  local pid
+  if ! pid="$(running_pid)"; then
+    rm -f "$PIDFILE"
+    log "not running"
+    return 0
+  fi
+  kill -TERM "$pid"
+  for _ in $(seq 1 300); do
+    kill -0 "$pid" 2>/dev/null || { rm -f "$PIDFILE"; log "stopped (pid $pid)"; return 0; }
+    sleep 0.2
+  done
+  log "pid $pid ignored SIGTERM for 60 s: SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$PIDFILE"
+}
+
+status() {
+  if "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout 2 >/dev/null; then
+    echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
+    return 0
+  fi
+  log "no broker answers on $BOOTSTRAP"
+  return 1
+}
+
+topics() {
+  KAFKA_BOOTSTRAP_SERVERS="$BOOTSTRAP" "$PYTHON" "$ROOT/deploy/topics.py" >&2
+}
+
+reset() {
+  stop
+  rm -rf "$DATA" "$LOGS" "$CONFIG"
+  log "data deleted ($DATA)"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  status) status ;;
+  topics) topics ;;
+  fetch) fetch ;;
+  reset) reset ;;
+  *) echo "usage: $0 start|stop|status|topics|fetch|reset" >&2; exit 2 ;;
+esac

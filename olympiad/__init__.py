@@ -1,0 +1,1 @@
+"""The ``olympiad`` command line (typer + rich): thin glue over producers, processors, projections."""

@@ -1,0 +1,1 @@
+"""Stream processors: board results -> match results (pure fold + faust adapter)."""

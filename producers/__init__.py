@@ -1,0 +1,1 @@
+"""Producers: importers, result-entry terminals, arbiter commands, simulators."""

@@ -1,0 +1,1 @@
+"""Projections: pure read-model logic (standings, pairing) and its adapters (SQL, replay)."""

@@ -1,0 +1,88 @@
+"""Replay: fold an event list into the standings after each round, as they stood then.
+
+The standings after round r are computed on the log prefix that ends just before the pairing of
+round r + 1 is published: a correction logged later (Samarkand 2026, round 10) changes the later
+standings, not the ones published at the time. The same function serves the CLI replay, the
+embedded store's projection and the Kafka projection worker's checks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from processors.tournament import RuleViolation, TournamentState
+from projections.history import build_history
+from projections.standings import StandingRow, compute_standings, standings_document
+from schemas.canonical import canonical_json, digest
+
+
+@dataclass(frozen=True)
+class RoundStandings:
+    """Standings after one round: rows in rank order, the canonical document and its SHA-256."""
+
+    round: int
+    complete: bool
+    rows: list[StandingRow]
+    document: dict[str, Any]
+
+    @property
+    def canonical(self) -> str:
+        return canonical_json(self.document)
+
+    @property
+    def digest(self) -> str:
+        return digest(self.document)
+
+
+@dataclass
+class ReplayResult:
+    """The final tournament state and the standings after each round 1..through_round."""
+
+    state: TournamentState
+    rounds: dict[int, RoundStandings]
+    applied: int
+    duplicates: int
+
+
+def standings_after(state: TournamentState, rnd: int) -> RoundStandings:
+    """Standings of ``state`` after round ``rnd`` (rows, canonical document, digest)."""
+    history = build_history(state, rnd)
+    rows = compute_standings(history, state.profile)
+    complete = state.round_complete(rnd)
+    doc = standings_document(rows, tournament_id=state.tournament_id or "", round=rnd, profile=state.profile.name, complete=complete)
+    return RoundStandings(rnd, complete, rows, doc)
+
+
+def replay(events: Iterable[Any], through_round: int | None = None) -> ReplayResult:
+    """Apply ``events`` in order and compute the standings after every round up to ``through_round``
+    (default: the last paired round).
+
+    Raises ``processors.tournament.RuleViolation`` (its ``event_id`` set to the offending event)
+    for an event that breaks a rule, and ``ValueError`` if ``through_round`` was never paired.
+    """
+    state = TournamentState()
+    out: dict[int, RoundStandings] = {}
+    applied = duplicates = 0
+    for event in events:
+        if event.type == "RoundPaired":
+            done = event.round - 1
+            if done >= 1 and done not in out:
+                out[done] = standings_after(state, done)
+            if through_round is not None and event.round > through_round:
+                break
+        try:
+            if state.apply(event):
+                applied += 1
+            else:
+                duplicates += 1
+        except RuleViolation as exc:
+            exc.event_id = event.event_id
+            raise
+    last = max(state.rounds, default=0)
+    target = last if through_round is None else through_round
+    if target > last:
+        raise ValueError(f"round {target} has not been paired in this log (last paired round: {last})")
+    if target >= 1 and target not in out:
+        out[target] = standings_after(state, target)
+    return ReplayResult(state, {r: s for r, s in sorted(out.items()) if r <= target}, applied, duplicates)
+

@@ -1,0 +1,43 @@
+"""Where events come from: a shipped event log by name, a data folder (importer), or a log file.
+
+``load_source("samarkand-2026-open")`` reads the event log shipped with the package, so replays
+work on a machine without ``../shared``. A folder is recognised by its files and read by its
+importer; any other path is read as an event log (JSON Lines, optionally gzip).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from projections.eventlog import read_log
+
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "olympiad" / "data"
+
+
+def shipped_logs() -> dict[str, Path]:
+    """Name -> path of every event log shipped in ``olympiad/data`` (``<name>.events.jsonl.gz``)."""
+    return {p.name.split(".")[0]: p for p in sorted(SHIPPED_DIR.glob("*.events.jsonl.gz"))}
+
+
+def load_source(source: str) -> list[Any]:
+    """Events of ``source``: a shipped log name, a data folder, or an event log path.
+
+    Raises ``FileNotFoundError`` naming what was tried, and ``EventSchemaError`` for a bad log.
+    """
+    from producers.importers import samarkand
+
+    shipped = shipped_logs()
+    if source in shipped:
+        return read_log(shipped[source])
+    path = Path(source)
+    if path.is_dir():
+        if samarkand.is_samarkand_folder(path):
+            return samarkand.load_events(path)
+        from producers.importers import chennai
+
+        if chennai.is_chennai_folder(path):
+            return chennai.load_events(path)
+        raise FileNotFoundError(f"{path}: not a known data folder (expected raw/rosters.json or matches.json)")
+    if path.is_file():
+        return read_log(path)
+    raise FileNotFoundError(f"{source!r} is neither a shipped event log ({', '.join(shipped) or 'none'}), a data folder nor a file")

@@ -1,0 +1,238 @@
+"""The embedded event store and read models (SQLAlchemy; SQLite by default, PostgreSQL by URL).
+
+``events`` is append-only: a global sequence number, a unique event id (a second copy of the
+same event is a no-op), the canonical JSON body. Read models: ``teams``, ``matches`` and
+``standings`` per round (one row per team, plus the canonical document and digest in
+``standings_documents``). ``append`` validates a whole batch against the tournament rules before
+writing anything, and writes it in one transaction: a refused batch leaves nothing behind.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    delete,
+    insert,
+    select,
+)
+from sqlalchemy.engine import Engine
+
+from processors.tournament import RuleViolation, TournamentState
+from projections.replay import ReplayResult, replay
+from projections.seeding import pairing_numbers
+from schemas.canonical import canonical_json
+from schemas.events import parse_event
+from schemas.points import fmt_points
+
+DEFAULT_URL = "sqlite://"
+
+metadata = MetaData()
+
+events_table = Table(
+    "events",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("event_id", String(200), nullable=False, unique=True),
+    Column("tournament_id", String(100), nullable=False, index=True),
+    Column("type", String(40), nullable=False),
+    Column("schema_version", Integer, nullable=False),
+    Column("body", Text, nullable=False),
+)
+
+teams_table = Table(
+    "teams",
+    metadata,
+    Column("tournament_id", String(100), primary_key=True),
+    Column("team_id", String(40), primary_key=True),
+    Column("pairing_number", Integer, nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("federation", String(10), nullable=False),
+)
+
+matches_table = Table(
+    "matches",
+    metadata,
+    Column("tournament_id", String(100), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("home", String(40), nullable=False),
+    Column("away", String(40), nullable=False),
+    Column("home_gp", String(8), nullable=False),
+    Column("away_gp", String(8), nullable=False),
+    Column("home_mp", Integer),
+    Column("away_mp", Integer),
+    Column("boards_in", Integer, nullable=False),
+    Column("status", String(20), nullable=False),
+)
+
+standings_table = Table(
+    "standings",
+    metadata,
+    Column("tournament_id", String(100), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("team_id", String(40), primary_key=True),
+    Column("rank", Integer, nullable=False),
+    Column("mp", Integer, nullable=False),
+    Column("gp", String(8), nullable=False),
+    Column("tiebreaks", Text, nullable=False),
+)
+
+standings_documents = Table(
+    "standings_documents",
+    metadata,
+    Column("tournament_id", String(100), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("complete", Boolean, nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("body", Text, nullable=False),
+    UniqueConstraint("tournament_id", "round"),
+)
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """How many events of a batch were new and how many were already in the store."""
+
+    appended: int
+    duplicates: int
+
+
+def database_url(url: str | None = None) -> str:
+    """The read-model database: ``url``, else ``$DATABASE_URL``, else in-memory SQLite."""
+    return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+
+
+class EventStore:
+    """Append-only event store of one tournament plus its read models, in one SQL database."""
+
+    def __init__(self, url: str | None = None, engine: Engine | None = None):
+        self.engine = engine or create_engine(database_url(url))
+        metadata.create_all(self.engine)
+        self._state = self._load_state()
+
+    def _load_state(self) -> TournamentState:
+        state = TournamentState()
+        for event in self.events():
+            state.apply(event)
+        return state
+
+    @property
+    def state(self) -> TournamentState:
+        """The tournament state after every stored event."""
+        return self._state
+
+    def events(self) -> list[Any]:
+        """All stored events in sequence order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(events_table.c.body).order_by(events_table.c.seq)).all()
+        return [parse_event(r.body) for r in rows]
+
+    def append(self, events: Iterable[Any]) -> AppendResult:
+        """Validate ``events`` against the stored history and append the new ones atomically.
+
+        Events whose id is already stored are skipped (idempotent). Raises ``RuleViolation``
+        (``event_id`` set) for the first event that breaks a rule; nothing of the batch is then
+        written and the store is unchanged.
+        """
+        fresh = []
+        duplicates = 0
+        try:
+            for event in events:
+                try:
+                    if self._state.apply(event):
+                        fresh.append(event)
+                    else:
+                        duplicates += 1
+                except RuleViolation as exc:
+                    exc.event_id = event.event_id
+                    raise
+        except RuleViolation:
+            self._state = self._load_state()  # forget the half-applied batch
+            raise
+        if fresh:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(events_table),
+                    [
+                        {
+                            "event_id": e.event_id,
+                            "tournament_id": e.tournament_id,
+                            "type": e.type,
+                            "schema_version": e.schema_version,
+                            "body": canonical_json(e),
+                        }
+                        for e in fresh
+                    ],
+                )
+        return AppendResult(len(fresh), duplicates)
+
+    def project(self) -> ReplayResult:
+        """Rebuild the read models (teams, matches, standings per round) from the stored events.
+
+        One transaction: readers see the old or the new read models, never a mix.
+        """
+        result = replay(self.events())
+        state = result.state
+        tid = state.tournament_id or ""
+        with self.engine.begin() as conn:
+            for table in (teams_table, matches_table, standings_table, standings_documents):
+                conn.execute(delete(table).where(table.c.tournament_id == tid))
+            if not state.teams:
+                return result
+            profile = state.profile
+            numbers = pairing_numbers(state.teams.values(), profile.boards, profile.seeding_floor_rating)
+            conn.execute(
+                insert(teams_table),
+                [
+                    {"tournament_id": tid, "team_id": t.team_id, "pairing_number": numbers[t.team_id], "name": t.name, "federation": t.federation}
+                    for t in state.teams.values()
+                ],
+            )
+            match_rows = []
+            for rnd, pairing in sorted(state.rounds.items()):
+                for t in pairing.tables:
+                    m = state.match(rnd, t.table)
+                    match_rows.append(
+                        {
+                            "tournament_id": tid, "round": rnd, "table_no": t.table, "home": t.home, "away": t.away,
+                            "home_gp": fmt_points(m.home_gp), "away_gp": fmt_points(m.away_gp),
+                            "home_mp": m.home_mp, "away_mp": m.away_mp, "boards_in": m.boards_in,
+                            "status": "complete" if m.complete else "in_progress",
+                        }
+                    )
+            if match_rows:
+                conn.execute(insert(matches_table), match_rows)
+            for rnd, st in result.rounds.items():
+                conn.execute(
+                    insert(standings_table),
+                    [
+                        {"tournament_id": tid, "round": rnd, "team_id": row.team_id, "rank": row.rank, "mp": row.mp,
+                         "gp": fmt_points(row.gp), "tiebreaks": json.dumps({k: fmt_points(v) for k, v in row.tiebreaks.items()}, sort_keys=True)}
+                        for row in st.rows
+                    ],
+                )
+                conn.execute(
+                    insert(standings_documents),
+                    {"tournament_id": tid, "round": rnd, "complete": st.complete, "digest": st.digest, "body": st.canonical},
+                )
+        return result
+
+    def standings_document(self, rnd: int) -> dict[str, Any] | None:
+        """The stored canonical standings document after round ``rnd``, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(standings_documents.c.body).where(standings_documents.c.round == rnd)
+            ).first()
+        return json.loads(row.body) if row else None

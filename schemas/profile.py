@@ -1,0 +1,124 @@
+"""Rule profiles: named, versioned, documented configurations of the whole rule set.
+
+A profile is recorded in full in the ``TournamentCreated`` event, so a replay runs exactly the
+rules the event ran with. Every rule the spec marks [I] (inferred) is a named switch here
+(see ``../shared/spec/README.md`` and ``docs/profiles.md``). Unknown switches are refused
+(``extra="forbid"``), so a typo cannot silently fall back to a default.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from schemas.points import Points
+
+TieBreak = Literal["OSB-C1", "BH-C1", "GP", "OSB", "BH"]
+UnplayedPolicy = Literal["zero-element", "virtual-opponent", "dummy-2023", "dummy-2026"]
+
+
+class MatchPointScale(BaseModel):
+    """Match points (MP) for a won, drawn and lost match (R-D3: 2 / 1 / 0)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+
+
+class Award(BaseModel):
+    """Points awarded for an unplayed round: MP (integers) and GP (half-points)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    mp: int
+    gp: Points
+
+
+class RuleProfile(BaseModel):
+    """A complete, named rule configuration of a team Swiss event.
+
+    Scoring and standings switches are read by ``processors.scoring`` and
+    ``projections.standings``; pairing switches by ``projections.pairing``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    version: int = 1
+    description: str = ""
+    # --- team and event (R-D1)
+    boards: int = 4
+    reserves: int = 1
+    rounds: int = 11
+    # --- scoring (R-D2, R-D3, R-D8, R-D9)
+    match_points: MatchPointScale = MatchPointScale()
+    bye_award: Award = Award(mp=1, gp=2)
+    forfeit_win_award: Award = Award(mp=2, gp=4)
+    # --- standings (R-T1..R-T5, spec README "Standings as published at Samarkand 2026")
+    tiebreaks: tuple[TieBreak, ...] = ("OSB-C1", "BH-C1", "GP")
+    unplayed: UnplayedPolicy = "virtual-opponent"
+    # A whole-match forfeit counts as a meeting in the tie-breaks (Samarkand 2026 practice).
+    forfeited_match_in_tiebreaks: bool = True
+    # --- pairing (R-A*, R-O*, R-G*, R-W*, R-X1, R-F*, R-C*, R-B*)
+    acceleration: Literal["top-half", "baku-even"] | None = "top-half"
+    acceleration_rounds: int = 2
+    acceleration_mp: int = 2
+    pairing_order: Literal["standings", "mp-then-pairing-number"] = "standings"
+    early_round_group_order: Literal["standings", "pairing-number"] = "standings"
+    group_order: Literal["top-down", "median-first"] = "top-down"
+    group_pairing: Literal["burstein-2008", "exchange-2022"] = "burstein-2008"
+    fold_from_round: int = 3
+    first_colour: Literal["white", "black"] = "white"
+    colour_limits: Literal["soft", "absolute"] = "soft"
+    # A match forfeited on every board is not a meeting and gives no colour (R-D7, A10).
+    whole_forfeit_is_meeting: bool = False
+    bye_ineligible_after_forfeit_win: bool = True
+    seeding_floor_rating: int = 1000
+    tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")
+
+
+OLYMPIAD_2008 = RuleProfile(
+    name="olympiad-2008",
+    description=(
+        "38th Olympiad, Dresden 2008 (founding document): MP 2/1/0; accelerated rounds 1-2 "
+        "(+2 imaginary MP to the top half); Burstein-type pairing (S1 v S2 in rounds 1-2, "
+        "fold from round 3); standings MP, OSB-C1, BH-C1, GP; unplayed rounds as a virtual "
+        "opponent (pre-2023 C.07)."
+    ),
+    tiebreaks=("OSB-C1", "BH-C1", "GP"),
+    unplayed="virtual-opponent",
+    acceleration="top-half",
+    pairing_order="standings",
+    group_order="top-down",
+    group_pairing="burstein-2008",
+    tiebreak_order_note="FIDE news item 2008 (S1), spec R-T1",
+)
+
+OLYMPIAD_2022 = RuleProfile(
+    name="olympiad-2022",
+    description=(
+        "FIDE D.02 Olympiad Pairing Rules 2022 (Chennai 2022, Budapest 2024, Samarkand 2026): "
+        "no acceleration; pairing order MP then pairing number; median-first group order; "
+        "exchange order R-X1; standings MP, OSB-C1, GP, BH-C1 as published at Samarkand 2026, "
+        "a round without an opponent being one element worth 0."
+    ),
+    tiebreaks=("OSB-C1", "GP", "BH-C1"),
+    unplayed="zero-element",
+    acceleration=None,
+    pairing_order="mp-then-pairing-number",
+    early_round_group_order="pairing-number",
+    group_order="median-first",
+    group_pairing="exchange-2022",
+    fold_from_round=99,
+    tiebreak_order_note="Samarkand 2026 regulations appendix 2.I (S27), checked against the official ranks",
+)
+
+PROFILES: dict[str, RuleProfile] = {p.name: p for p in (OLYMPIAD_2008, OLYMPIAD_2022)}
+
+
+def get_profile(name: str) -> RuleProfile:
+    """Return the built-in profile ``name``; raises ``KeyError`` listing the known names."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise KeyError(f"unknown rule profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None
