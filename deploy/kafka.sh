@@ -12,13 +12,15 @@
 #   status  exit 0 and print the bootstrap address if the broker answers, else exit 1.
 #   topics  create (or check) the olympiad topics on the running broker (deploy/topics.py).
 #   fetch   only resolve the jars (warms the cache, e.g. in a CI image step).
-#   reset   stop, then delete the broker's data (topics, offsets, cluster id); jars stay cached.
+#   reset   stop, then delete the broker's data, logs and config (topics, offsets, cluster id);
+#           the jars stay cached.
 #
 # Environment (all optional):
 #   KAFKA_PORT (9092)               broker listener port on 127.0.0.1
 #   KAFKA_CONTROLLER_PORT (port+1)  KRaft controller listener port
 #   KAFKA_VERSION (4.1.1)           org.apache.kafka:kafka_2.13 version (Kafka 4.x needs Java 17+)
-#   KAFKA_HOME (var/kafka)          jars (libs/), data (data/), logs (logs/), pid file
+#   KAFKA_HOME (var/kafka)          data (data/), logs (logs/), config, pid file
+#   KAFKA_LIBS (var/kafka/libs)     the resolved jars, shared by every KAFKA_HOME
 #   KAFKA_HEAP (512m)               -Xms/-Xmx of the broker JVM
 #   KAFKA_START_TIMEOUT (90)        seconds to wait for the broker to answer
 #   PYTHON (.venv/bin/python, else python3)  interpreter with kafka-python, for the probe and topics
@@ -35,7 +37,7 @@ if [[ -z "${PYTHON:-}" ]]; then
   if [[ -x "$ROOT/.venv/bin/python" ]]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
 fi
 
-LIBS="$KAFKA_HOME/libs"
+LIBS="${KAFKA_LIBS:-$ROOT/var/kafka/libs}"
 DATA="$KAFKA_HOME/data"
 LOGS="$KAFKA_HOME/logs"
 PIDFILE="$KAFKA_HOME/broker.pid"
@@ -51,8 +53,9 @@ fetch() {
   command -v java >/dev/null || { log "java not found: apt-get install -y openjdk-17-jre-headless"; exit 1; }
   log "resolving org.apache.kafka:kafka_2.13:$KAFKA_VERSION from Maven Central into $LIBS"
   rm -rf "$LIBS" && mkdir -p "$LIBS"
-  mvn -B -q -f "$ROOT/deploy/kafka-pom.xml" -Dkafka.version="$KAFKA_VERSION" \
-    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$LIBS" >&2
+  mvn -B -f "$ROOT/deploy/kafka-pom.xml" -Dkafka.version="$KAFKA_VERSION" \
+    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$LIBS" >"$LIBS/mvn.log" 2>&1 \
+    || { tail -n 40 "$LIBS/mvn.log" >&2; log "mvn failed (full log: $LIBS/mvn.log)"; exit 1; }
   touch "$stamp"
 }
 
@@ -94,18 +97,17 @@ log.cleaner.backoff.ms=1000
 PROPS
 }
 
-java_cmd() {
-  echo java "-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
-    -Djava.awt.headless=true -Dkafka.logs.dir="$LOGS" \
-    -Dlog4j2.configurationFile="$ROOT/deploy/kafka-log4j2.properties" -cp "$LIBS/*"
-}
+JAVA=(java "-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20
+  -Djava.awt.headless=true -Dkafka.logs.dir="$LOGS"
+  -Dlog4j2.configurationFile="$ROOT/deploy/kafka-log4j2.properties" -cp "$LIBS/*")
 
 format_storage() {
   [[ -f "$DATA/meta.properties" ]] && return 0
   local cluster_id
-  cluster_id="$($(java_cmd) kafka.tools.StorageTool random-uuid)"
+  # A Kafka Uuid: 16 random bytes, base64url without padding (what `StorageTool random-uuid` prints).
+  cluster_id="$("$PYTHON" -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
   log "formatting KRaft storage in $DATA (cluster $cluster_id)"
-  $(java_cmd) kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$LOGS/format.log" 2>&1 \
+  "${JAVA[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$LOGS/format.log" 2>&1 \
     || { cat "$LOGS/format.log" >&2; exit 1; }
 }
 
@@ -124,7 +126,7 @@ start() {
   format_storage
   log "starting broker on $BOOTSTRAP (controller :$KAFKA_CONTROLLER_PORT, heap $KAFKA_HEAP)"
   # setsid: the broker outlives this script and is not hit by a Ctrl-C sent to the caller's group.
-  setsid $(java_cmd) kafka.Kafka "$CONFIG" >"$LOGS/stdout.log" 2>&1 < /dev/null &
+  setsid "${JAVA[@]}" kafka.Kafka "$CONFIG" >"$LOGS/stdout.log" 2>&1 < /dev/null &
   pid=$!
   echo "$pid" > "$PIDFILE"
   if ! "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout "$KAFKA_START_TIMEOUT" --pid "$pid" >/dev/null; then

@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from olympiad.cli import app
 from olympiad.render import standings_table
@@ -23,7 +24,7 @@ err = Console(stderr=True)
 def refuse(exc: Exception) -> None:
     """Print a refusal (field, rule, offending event) on stderr and exit with status 2."""
     where = f"event {exc.event_id}: " if getattr(exc, "event_id", None) else ""
-    err.print(f"[bold red]refused[/]: {where}{exc}", markup=True, highlight=False)
+    err.print(f"[bold red]refused[/]: {escape(where + str(exc))}", highlight=False, soft_wrap=True)
     raise typer.Exit(code=2)
 
 

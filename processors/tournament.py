@@ -58,6 +58,8 @@ class TournamentState:
     result_history: dict[str, BoardKey] = field(default_factory=dict)
     withdrawn: dict[str, int] = field(default_factory=dict)
     applied: set[str] = field(default_factory=set)
+    # Folded tables, dropped whenever one of their boards changes (standings read them per round).
+    _matches: dict[tuple[int, int], MatchOutcome] = field(default_factory=dict, repr=False)
 
     @property
     def profile(self) -> RuleProfile:
@@ -177,8 +179,12 @@ class TournamentState:
                 field="result",
                 rule="one result per board; changes go through a correction",
             )
-        self.results[key] = (e.event_id, e.result)
+        self._set_result(key, e.event_id, e.result)
         self.result_history[e.event_id] = key
+
+    def _set_result(self, key: BoardKey, event_id: str, code: str) -> None:
+        self.results[key] = (event_id, code)
+        self._matches.pop(key[:2], None)
 
     def _on_BoardResultCorrected(self, e: BoardResultCorrected) -> None:
         key = self._board_key(e)
@@ -188,7 +194,7 @@ class TournamentState:
                 field="supersedes",
                 rule="a correction names the result it replaces",
             )
-        self.results[key] = (e.event_id, e.result)
+        self._set_result(key, e.event_id, e.result)
         self.result_history[e.event_id] = key
 
     def _on_MatchForfeited(self, e: MatchForfeited) -> None:
@@ -206,7 +212,7 @@ class TournamentState:
             else:
                 white_wins = (e.winner == t.home) == (board % 2 == 1)
                 code = "+/-" if white_wins else "-/+"
-            self.results[k] = (e.event_id, code)
+            self._set_result(k, e.event_id, code)
         self.result_history[e.event_id] = (e.round, e.table, 0)
 
     def _on_TeamWithdrawn(self, e: TeamWithdrawn) -> None:
@@ -217,8 +223,11 @@ class TournamentState:
     # ------------------------------------------------------------------ queries
     def match(self, rnd: int, table: int) -> MatchOutcome:
         """The folded state of one table (GP, MP once complete), per ``processors.scoring``."""
-        codes = {b: self.results[(rnd, table, b)][1] for b in range(1, self.profile.boards + 1) if (rnd, table, b) in self.results}
-        return fold_match(codes, self.profile.boards, self.profile.match_points)
+        cached = self._matches.get((rnd, table))
+        if cached is None:
+            codes = {b: self.results[(rnd, table, b)][1] for b in range(1, self.profile.boards + 1) if (rnd, table, b) in self.results}
+            cached = self._matches[(rnd, table)] = fold_match(codes, self.profile.boards, self.profile.match_points)
+        return cached
 
     def round_complete(self, rnd: int) -> bool:
         """True when round ``rnd`` is paired and every table has all its boards."""

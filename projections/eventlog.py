@@ -49,5 +49,5 @@ def read_log(path: Path) -> list[Any]:
             try:
                 events.append(parse_event(line))
             except EventSchemaError as exc:
-                raise EventSchemaError(f"line {n}: {exc}", field=exc.field, rule=exc.rule) from None
+                raise EventSchemaError(f"line {n}: {exc.message}", field=exc.field, rule=exc.rule) from None
     return events

@@ -87,6 +87,20 @@ class RoundPaired(_Event):
     note: str = ""
 
 
+class PairingProposed(_Event):
+    """Derived: the engine's proposed pairing of ``round`` (``projections.pairing``), made when the
+    previous round is complete; the arbiter publishes it (possibly edited) as ``RoundPaired``.
+    ``trace`` holds one line per decision, ``profile`` the rule profile's name."""
+
+    type: Literal["PairingProposed"] = "PairingProposed"
+    round: int = Field(ge=1)
+    tables: tuple[Table, ...]
+    bye: str | None = None
+    absent: tuple[str, ...] = ()
+    profile: str
+    trace: tuple[str, ...] = ()
+
+
 class BoardResultRecorded(_Event):
     """One board's result as entered at the table (code White-Black)."""
 
@@ -169,6 +183,7 @@ Event = Annotated[
         TeamWithdrawn,
         MatchResultDecided,
         StandingsUpdated,
+        PairingProposed,
     ],
     Field(discriminator="type"),
 ]
@@ -177,7 +192,7 @@ _ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
 EVENT_TYPES = {
     "TournamentCreated", "TeamRegistered", "RoundPaired", "BoardResultRecorded",
     "BoardResultCorrected", "MatchForfeited", "TeamWithdrawn", "MatchResultDecided",
-    "StandingsUpdated",
+    "StandingsUpdated", "PairingProposed",
 }
 
 
@@ -185,7 +200,8 @@ class EventSchemaError(ValueError):
     """An event that does not fit its schema; ``field`` and ``rule`` name what is wrong."""
 
     def __init__(self, message: str, field: str = "", rule: str = "schema"):
-        super().__init__(message)
+        super().__init__(f"{message} [rule: {rule}]")
+        self.message = message
         self.field = field
         self.rule = rule
 

@@ -55,10 +55,7 @@ def normalize(d: Decimal) -> Decimal:
 
 def fmt_points(d: Decimal | int) -> str:
     """Canonical text of a point value: ``"0"``, ``"2.5"``, ``"46"``."""
-    d = Decimal(d)
-    if d == d.to_integral_value():
-        return str(int(d))
-    return format(normalize(d), "f")
+    return format(Decimal(d).normalize(), "f")
 
 
 Points = Annotated[

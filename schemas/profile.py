@@ -73,6 +73,14 @@ class RuleProfile(BaseModel):
     # A match forfeited on every board is not a meeting and gives no colour (R-D7, A10).
     whole_forfeit_is_meeting: bool = False
     bye_ineligible_after_forfeit_win: bool = True
+    # R-B1 (D.02 2022 art. 4.2.3): a team not paired in round 1 (a late entry) gets no bye.
+    bye_ineligible_late_entry: bool = False
+    # R-W2 [I]: rounds 1-2 conflict in S1 v S2: lexicographic S2 transpositions, or the R-X1 exchange order.
+    early_round_conflicts: Literal["s2-transpositions", "exchange"] = "s2-transpositions"
+    # R-F2 [I]: in fold rounds the downfloater meets the lowest-ranked resident it may meet (or the highest).
+    fold_floater_meets: Literal["lowest", "highest"] = "lowest"
+    # R-B2: tables by the higher-ranked team's place (ECU N.8.4.1), or D.02 2022 art. 11.1.
+    publication_order: Literal["ranking", "d02-11.1"] = "ranking"
     seeding_floor_rating: int = 1000
     tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")
 
@@ -110,6 +118,10 @@ OLYMPIAD_2022 = RuleProfile(
     group_order="median-first",
     group_pairing="exchange-2022",
     fold_from_round=99,
+    bye_ineligible_late_entry=True,
+    early_round_conflicts="exchange",
+    fold_floater_meets="highest",
+    publication_order="d02-11.1",
     tiebreak_order_note="Samarkand 2026 regulations appendix 2.I (S27), checked against the official ranks",
 )
 

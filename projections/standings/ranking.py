@@ -68,11 +68,12 @@ class StandingRow:
         }
 
 
-def tiebreak_value(name: str, elements: list[Element], gp: Decimal) -> Decimal:
-    """Value of tie-break ``name`` over a team's elements (GP is the team's total GP)."""
+def tiebreak_value(name: str, elements: list[Element], gp: Decimal, cut1: int | None) -> Decimal:
+    """Value of tie-break ``name`` over a team's elements (GP is the team's total GP; ``cut1`` is
+    ``cut_index(elements)``, the element every "-C1" tie-break leaves out)."""
     if name == "GP":
         return gp
-    cut = cut_index(elements) if name.endswith("-C1") else None
+    cut = cut1 if name.endswith("-C1") else None
     if name.startswith("OSB"):
         return olympiad_sonneborn_berger(elements, cut)
     if name.startswith("BH"):
@@ -92,21 +93,22 @@ def compute_standings(history: History, profile: RuleProfile) -> list[StandingRo
         rounds = history.team_rounds(team)
         gp = sum((tr.gp for tr in rounds), ZERO)
         elements = team_elements(history, team, profile, mp_total)
-        values = {name: tiebreak_value(name, elements, gp) for name in profile.tiebreaks}
+        cut1 = cut_index(elements)
+        values = {name: tiebreak_value(name, elements, gp, cut1) for name in profile.tiebreaks}
         record = (
             sum(1 for tr in rounds if tr.kind != "pending" and tr.opponent and tr.mp == profile.match_points.win),
             sum(1 for tr in rounds if tr.kind != "pending" and tr.opponent and tr.mp == profile.match_points.draw),
             sum(1 for tr in rounds if tr.kind != "pending" and tr.opponent and tr.mp == profile.match_points.loss),
         )
         key = (mp_total[team], tuple(values[n] for n in profile.tiebreaks))
-        provisional.append((key, info, gp, values, elements, record))
+        provisional.append((key, info, gp, values, elements, record, cut1))
     provisional.sort(key=lambda p: (-p[0][0], tuple(-v for v in p[0][1]), p[1].pairing_number))
     rows: list[StandingRow] = []
-    for i, (key, info, gp, values, elements, record) in enumerate(provisional):
+    for i, (key, info, gp, values, elements, record, cut1) in enumerate(provisional):
         rank = rows[-1].rank if rows and provisional[i - 1][0] == key else i + 1
         rows.append(
             StandingRow(rank, info.pairing_number, info.team_id, info.name, info.federation, key[0], gp, values,
-                        tuple(elements), cut_index(elements), record)
+                        tuple(elements), cut1, record)
         )
     return rows
 

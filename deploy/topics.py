@@ -1,0 +1,150 @@
+"""The Kafka topic layout of the live pipeline: names, partitions, keys, retention; and their creation.
+
+Every producer and consumer takes its topic names and message keys from here, so that the keying
+contract (which events share a partition, hence an order) is written down once.
+
+==================  =================================  ==========  ===============================
+topic               key                                partitions  retention
+==================  =================================  ==========  ===============================
+tournament-events   ``T`` (tournament id)              3           forever (the facts)
+board-results       ``T/round/table``                  6           forever (the facts)
+match-results       ``T/round/table``                  6           compacted: latest per table
+standings           ``T/round``                        3           compacted: latest per round
+pairings            ``T/round``                        3           compacted: latest per round
+dead-letters        key of the refused message         1           30 days
+==================  =================================  ==========  ===============================
+
+``tournament-events`` carries TournamentCreated, TeamRegistered, RoundPaired, TeamWithdrawn: one
+tournament's structure, in order on one partition. ``board-results`` carries everything about the
+boards of one table (BoardResultRecorded, BoardResultCorrected, MatchForfeited): the four boards of
+a match, their corrections and a whole-match forfeit share a key, hence a partition, hence an
+order. ``match-results`` carries MatchResultDecided (co-partitioned with board-results: same key,
+same partition count); ``standings`` StandingsUpdated; ``pairings`` PairingProposed;
+``dead-letters`` a JSON envelope ``{"topic", "partition", "offset", "key", "value", "field",
+"rule", "reason"}`` for every refused message.
+
+``OLYMPIAD_TOPIC_PREFIX`` (default empty) is put before every name, so that several pipelines (or
+test runs) share one cluster without reading each other's events.
+
+Run as ``python deploy/topics.py`` (``KAFKA_BOOTSTRAP_SERVERS``, default ``127.0.0.1:9092``) to
+create missing topics; an existing topic is left as it is and its partition count checked.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+DAY_MS = 24 * 3600 * 1000
+
+
+@dataclass(frozen=True)
+class TopicSpec:
+    """One topic: base name (before the prefix), partitions, what its key is, broker configs."""
+
+    base: str
+    partitions: int
+    key: str
+    configs: dict[str, str] = field(default_factory=dict)
+
+
+_FOREVER = {"cleanup.policy": "delete", "retention.ms": "-1"}
+# Compacted: the broker keeps at least the latest value per key; a 1-minute dirty segment is
+# eligible for cleaning soon, so a reader from offset 0 does not wade through old versions.
+_COMPACTED = {"cleanup.policy": "compact", "segment.ms": str(60 * 1000), "min.cleanable.dirty.ratio": "0.1"}
+
+TOURNAMENT_EVENTS = TopicSpec("tournament-events", 3, "T", _FOREVER)
+BOARD_RESULTS = TopicSpec("board-results", 6, "T/round/table", _FOREVER)
+MATCH_RESULTS = TopicSpec("match-results", 6, "T/round/table", _COMPACTED)
+STANDINGS = TopicSpec("standings", 3, "T/round", _COMPACTED)
+PAIRINGS = TopicSpec("pairings", 3, "T/round", _COMPACTED)
+DEAD_LETTERS = TopicSpec("dead-letters", 1, "key of the refused message",
+                         {"cleanup.policy": "delete", "retention.ms": str(30 * DAY_MS)})
+
+TOPICS: tuple[TopicSpec, ...] = (TOURNAMENT_EVENTS, BOARD_RESULTS, MATCH_RESULTS, STANDINGS, PAIRINGS, DEAD_LETTERS)
+
+# Which topic an input event type is published to (derived events are published by the pipeline).
+INPUT_TOPIC_OF: dict[str, TopicSpec] = {
+    "TournamentCreated": TOURNAMENT_EVENTS,
+    "TeamRegistered": TOURNAMENT_EVENTS,
+    "RoundPaired": TOURNAMENT_EVENTS,
+    "TeamWithdrawn": TOURNAMENT_EVENTS,
+    "BoardResultRecorded": BOARD_RESULTS,
+    "BoardResultCorrected": BOARD_RESULTS,
+    "MatchForfeited": BOARD_RESULTS,
+}
+
+
+def bootstrap_servers() -> str:
+    """``KAFKA_BOOTSTRAP_SERVERS``, default ``127.0.0.1:9092`` (what ``deploy/kafka.sh`` starts)."""
+    return os.environ.get("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
+
+
+def prefix() -> str:
+    """``OLYMPIAD_TOPIC_PREFIX``, default empty."""
+    return os.environ.get("OLYMPIAD_TOPIC_PREFIX", "")
+
+
+def name(spec: TopicSpec, topic_prefix: str | None = None) -> str:
+    """The full topic name of ``spec`` (``topic_prefix`` defaults to ``OLYMPIAD_TOPIC_PREFIX``)."""
+    return (prefix() if topic_prefix is None else topic_prefix) + spec.base
+
+
+def table_key(tournament_id: str, rnd: int, table: int) -> str:
+    """Key of board-results and match-results: all boards of one match share it (one partition)."""
+    return f"{tournament_id}/{rnd}/{table}"
+
+
+def round_key(tournament_id: str, rnd: int) -> str:
+    """Key of standings and pairings: compaction keeps the latest value per tournament and round."""
+    return f"{tournament_id}/{rnd}"
+
+
+def input_key(event: object) -> str:
+    """The key an input event is published with: ``T/round/table`` for board-level events, else ``T``.
+
+    Raises ``KeyError`` for an event type that is not an input event.
+    """
+    spec = INPUT_TOPIC_OF[event.type]  # type: ignore[attr-defined]
+    if spec is BOARD_RESULTS:
+        return table_key(event.tournament_id, event.round, event.table)  # type: ignore[attr-defined]
+    return event.tournament_id  # type: ignore[attr-defined]
+
+
+def ensure_topics(bootstrap: str | None = None, topic_prefix: str | None = None) -> dict[str, str]:
+    """Create the missing topics of ``TOPICS``; return ``{topic: "created" | "exists"}``.
+
+    Replication factor 1 when the cluster has one broker, else 3 (or the broker count if fewer).
+    Raises ``RuntimeError`` if an existing topic has another partition count than its spec
+    (keys would then map to other partitions than the consumers' tables expect).
+    """
+    from kafka.admin import KafkaAdminClient
+
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap or bootstrap_servers(), client_id="olympiad-topics")
+    try:
+        brokers = len(admin.describe_cluster()["brokers"])
+        replication = min(3, brokers)
+        existing = {t["name"]: len(t["partitions"]) for t in admin.describe_topics()}
+        wanted = {name(s, topic_prefix): s for s in TOPICS}
+        missing = {
+            topic: {"num_partitions": s.partitions, "replication_factor": replication, "configs": dict(s.configs)}
+            for topic, s in wanted.items() if topic not in existing
+        }
+        if missing:
+            admin.create_topics(missing, timeout_ms=30000, wait_for_metadata=True)
+        for topic, s in wanted.items():
+            if topic in existing and existing[topic] != s.partitions:
+                raise RuntimeError(f"topic {topic} has {existing[topic]} partitions, the layout says {s.partitions}")
+        return {topic: ("created" if topic in missing else "exists") for topic in wanted}
+    finally:
+        admin.close()
+
+
+def main() -> int:
+    for topic, what in ensure_topics().items():
+        print(f"{topic}: {what}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

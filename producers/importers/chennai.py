@@ -1,0 +1,265 @@
+"""Importer for the 44th Olympiad, Chennai 2022, Open section (board results from the broadcast PGN).
+
+Reads ``matches.json`` and ``rosters.csv`` of ``../shared/data/olympiad-2022-chennai-open`` (see its
+README) and returns the tournament's events in log order: ``TournamentCreated`` (profile
+``olympiad-2022``), one ``TeamRegistered`` per team that played, then per round a ``RoundPaired``
+(tables with the data's home team = White on board 1, the bye, absent teams) and one
+``BoardResultRecorded`` per board. The PGN holds only games that were played; what it cannot hold
+is decided here, each decision with its evidence in ``docs/data-chennai-2022.md``:
+
+- board order (R-D1): the official team lists are not in the data. Every line-up of a team is in
+  its fixed board order, so the order is the one that agrees with all of the team's line-ups; where
+  two players never played in the same match, the lower mean board number comes first, then the
+  higher rating, then the name;
+- pairing numbers (R-I1): not in the data. The official round-1 pairing gives them (D.02 round 1:
+  number k meets k + N/2 at table k, the host India, seeded 2nd, being put on table 1; R-C1 colours
+  tell which team of a table is k); the three teams that arrived after round 1 follow in R-I1 order;
+- teams without a match in the PGN: ``ABSENT`` (not paired) or ``BYES`` (pairing-allocated bye);
+- boards missing from a match: ``FORFEITED_BOARDS``; the ``0-0`` game is a double forfeit (``-/-``).
+"""
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from producers.importers.common import team_id_for
+from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
+from schemas.profile import OLYMPIAD_2022
+
+TOURNAMENT_ID = "chennai-2022-open"
+SOURCE = (
+    "44th Chess Olympiad, Chennai 2022, Open section; board results of the broadcast PGN "
+    "szukiadam/ChessOlympiad2022Analysis pgns/olym22.pgn @ 1dbd89ac (see shared/data SOURCES.md); "
+    "gaps decided in docs/data-chennai-2022.md"
+)
+# PGN result -> board result code (White-Black); "0-0" is the one game nobody played.
+_PGN_CODES = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "0-0": "-/-"}
+
+# Teams not paired in a round (arrived late, or gone): round -> teams.
+ABSENT: dict[int, tuple[str, ...]] = {
+    1: ("Chad", "Cote d'Ivoire", "Lesotho"),
+    2: ("Cote d'Ivoire", "Lesotho", "Rwanda"),
+    3: ("Cote d'Ivoire", "Lesotho", "Rwanda"),
+    **{r: ("Rwanda",) for r in range(4, 10)},
+    10: ("Gambia", "Rwanda"),
+    11: ("Gambia", "Rwanda"),
+}
+# Pairing-allocated byes (R-B1): round -> team.
+BYES: dict[int, str] = {10: "Niger", 11: "British Virgin Islands"}
+# Boards absent from the PGN although the match was played: (round, table, board) -> code White-Black.
+FORFEITED_BOARDS: dict[tuple[int, int, int], str] = {
+    (8, 65, 1): "+/-",
+    (11, 92, 3): "+/-",
+}
+# Round-1 tables whose top-half teams are out of pairing-number order: host India (2) on table 1.
+_ROUND1_SWAPPED_TABLES = {1: 2, 2: 1}
+
+FEDERATIONS: dict[str, str] = {
+    "Afghanistan": "AFG", "Albania": "ALB", "Algeria": "ALG", "Andorra": "AND", "Angola": "ANG",
+    "Argentina": "ARG", "Armenia": "ARM", "Aruba": "ARU", "Australia": "AUS", "Austria": "AUT",
+    "Azerbaijan": "AZE", "Bahamas": "BAH", "Bahrain": "BRN", "Bangladesh": "BAN", "Barbados": "BAR",
+    "Belgium": "BEL", "Bermuda": "BER", "Bhutan": "BHU", "Bolivia": "BOL", "Botswana": "BOT",
+    "Brazil": "BRA", "British Virgin Islands": "IVB", "Brunei Darussalam": "BRU", "Bulgaria": "BUL",
+    "Burundi": "BDI", "Cameroon": "CMR", "Canada": "CAN", "Cape Verde": "CPV", "Cayman Islands": "CAY",
+    "Central African Republic": "CAF", "Chad": "CHA", "Chile": "CHI", "Chinese Taipei": "TPE",
+    "Colombia": "COL", "Comoros": "COM", "Costa Rica": "CRC", "Cote d'Ivoire": "CIV", "Croatia": "CRO",
+    "Cuba": "CUB", "Cyprus": "CYP", "Czech Republic": "CZE", "Democratic Republic of the Congo": "COD",
+    "Denmark": "DEN", "Djibouti": "DJI", "Dominica": "DMA", "Dominican Republic": "DOM", "Ecuador": "ECU",
+    "Egypt": "EGY", "El Salvador": "ESA", "England": "ENG", "Equatorial Guinea": "GEQ", "Eritrea": "ERI",
+    "Estonia": "EST", "Eswatini": "SWZ", "Ethiopia": "ETH", "Faroe Islands": "FAI", "Fiji": "FIJ",
+    "Finland": "FIN", "France": "FRA", "Gabon": "GAB", "Gambia": "GAM", "Georgia": "GEO", "Germany": "GER",
+    "Ghana": "GHA", "Greece": "GRE", "Guam": "GUM", "Guatemala": "GUA", "Guernsey": "GCI", "Guyana": "GUY",
+    "Haiti": "HAI", "Honduras": "HON", "Hong Kong": "HKG", "Hungary": "HUN", "Iceland": "ISL",
+    "India": "IND", "Indonesia": "INA", "Iran": "IRI", "Iraq": "IRQ", "Ireland": "IRL", "Israel": "ISR",
+    "Italy": "ITA", "Jamaica": "JAM", "Japan": "JPN", "Jersey": "JCI", "Jordan": "JOR", "Kazakhstan": "KAZ",
+    "Kenya": "KEN", "Kosovo": "KOS", "Kuwait": "KUW", "Kyrgyzstan": "KGZ", "Laos": "LAO", "Latvia": "LAT",
+    "Lebanon": "LBN", "Lesotho": "LES", "Liberia": "LBR", "Libya": "LBA", "Liechtenstein": "LIE",
+    "Lithuania": "LTU", "Luxembourg": "LUX", "Madagascar": "MAD", "Malawi": "MAW", "Malaysia": "MAS",
+    "Maldives": "MDV", "Mali": "MLI", "Malta": "MLT", "Mauritania": "MTN", "Mauritius": "MRI",
+    "Mexico": "MEX", "Moldova": "MDA", "Monaco": "MNC", "Mongolia": "MGL", "Montenegro": "MNE",
+    "Morocco": "MAR", "Mozambique": "MOZ", "Myanmar": "MYA", "Namibia": "NAM", "Nauru": "NRU",
+    "Nepal": "NEP", "Netherlands": "NED", "Netherlands Antilles": "AHO", "New Zealand": "NZL",
+    "Nicaragua": "NCA", "Niger": "NIG", "Nigeria": "NGR", "North Macedonia": "MKD", "Norway": "NOR",
+    "Oman": "OMA", "Palau": "PLW", "Palestine": "PLE", "Panama": "PAN", "Papua New Guinea": "PNG",
+    "Paraguay": "PAR", "Peru": "PER", "Philippines": "PHI", "Poland": "POL", "Portugal": "POR",
+    "Puerto Rico": "PUR", "Qatar": "QAT", "Romania": "ROU", "Rwanda": "RWA", "Saint Kitts and Nevis": "SKN",
+    "Saint Lucia": "LCA", "Saint Vincent and the Grenadines": "VIN", "San Marino": "SMR",
+    "Sao Tome and Principe": "STP", "Saudi Arabia": "KSA", "Scotland": "SCO", "Senegal": "SEN",
+    "Serbia": "SRB", "Seychelles": "SEY", "Sierra Leone": "SLE", "Singapore": "SGP", "Slovakia": "SVK",
+    "Slovenia": "SLO", "Somalia": "SOM", "South Africa": "RSA", "South Korea": "KOR", "South Sudan": "SSD",
+    "Spain": "ESP", "Sri Lanka": "SRI", "Sudan": "SUD", "Suriname": "SUR", "Sweden": "SWE",
+    "Switzerland": "SUI", "Syria": "SYR", "Tajikistan": "TJK", "Tanzania": "TAN", "Thailand": "THA",
+    "Timor-Leste": "TLS", "Togo": "TOG", "Trinidad & Tobago": "TTO", "Tunisia": "TUN", "Turkey": "TUR",
+    "US Virgin Islands": "ISV", "Uganda": "UGA", "Ukraine": "UKR", "United Arab Emirates": "UAE",
+    "United States of America": "USA", "Uruguay": "URU", "Uzbekistan": "UZB", "Venezuela": "VEN",
+    "Wales": "WLS", "Yemen": "YEM", "Zambia": "ZAM", "Zimbabwe": "ZIM",
+}
+
+
+def is_chennai_folder(path: Path) -> bool:
+    """True if ``path`` looks like the Chennai 2022 data folder (matches.json + rosters.csv)."""
+    return (path / "matches.json").is_file() and (path / "rosters.csv").is_file()
+
+
+def load_events(folder: Path) -> list[Any]:
+    """Return the events of the Chennai 2022 Open, in log order (see the module docstring).
+
+    Raises ``FileNotFoundError`` for a missing file and ``ValueError`` for data that breaks what the
+    module relies on: a result that is not a chess result, a board colour against R-D4, a team
+    without a match and without a decision, a board missing without a decision, line-ups that
+    contradict one board order.
+    """
+    data = json.loads((folder / "matches.json").read_text(encoding="utf-8"))
+    with (folder / "rosters.csv").open(encoding="utf-8", newline="") as fh:
+        roster = list(csv.DictReader(fh))
+    rounds = data["rounds"]
+    names = data["teams"]
+    ids = {name: team_id_for(FEDERATIONS[_country(name)], name) for name in names}
+    numbers = _round1_pairing_numbers(rounds[0]["matches"])
+    orders = _board_orders(rounds)
+    t = TOURNAMENT_ID
+    events: list[Any] = [
+        TournamentCreated(event_id=f"{t}/created", tournament_id=t, name="44th Chess Olympiad 2022, Open", profile=OLYMPIAD_2022, source=SOURCE)
+    ]
+    players = defaultdict(list)
+    for row in roster:
+        players[row["team"]].append(row)
+    for name in names:
+        rank = {key: i for i, key in enumerate(orders[name], start=1)}
+        events.append(
+            TeamRegistered(
+                event_id=f"{t}/team/{ids[name]}",
+                tournament_id=t,
+                team_id=ids[name],
+                name=name,
+                federation=FEDERATIONS[_country(name)],
+                pairing_number=numbers.get(name),
+                players=tuple(
+                    sorted(
+                        (
+                            Player(board_order=rank[_player_key(p)], name=p["name"], fide_id=p["fide_id"] or None,
+                                   title=p["title"], rating=int(p["elo_in_pgn"]) if p["elo_in_pgn"] else None)
+                            for p in players[name]
+                        ),
+                        key=lambda p: p.board_order,
+                    )
+                ),
+            )
+        )
+    for rnd in rounds:
+        events.extend(_round_events(t, rnd, ids))
+    return events
+
+
+def _country(team: str) -> str:
+    """The federation's name of a team: "India 2" -> "India"."""
+    return re.sub(r"\s\d+$", "", team)
+
+
+def _player_key(player: dict[str, Any]) -> str:
+    return player["fide_id"] or player["name"]
+
+
+def _round1_pairing_numbers(matches: list[dict]) -> dict[str, int]:
+    """Pairing numbers of the teams paired in round 1, read off the official round-1 pairing.
+
+    D.02 2022 round 1 pairs number k with k + N/2 at table k (tables 1 and 2 swapped, see
+    ``_ROUND1_SWAPPED_TABLES``). R-C1: the lot gave number 1 Black, so the top-half team has White
+    when k is even and Black when k is odd. Raises ``ValueError`` if the tables are not 1..N/2.
+    """
+    half = len(matches)
+    if sorted(m["table"] for m in matches) != list(range(1, half + 1)):
+        raise ValueError(f"round 1: tables are not numbered 1..{half}")
+    numbers = {}
+    for m in matches:
+        k = _ROUND1_SWAPPED_TABLES.get(m["table"], m["table"])
+        top, bottom = (m["home"], m["away"]) if k % 2 == 0 else (m["away"], m["home"])
+        numbers[top], numbers[bottom] = k, k + half
+    return numbers
+
+
+def _board_orders(rounds: list[dict]) -> dict[str, list[str]]:
+    """Board order of every team (player keys, board 1 first) that agrees with all its line-ups.
+
+    A line-up is in the fixed board order (R-D1), so each match says "who played a higher board
+    comes first". Players never seen in one match are ordered by their mean board, then their
+    rating (higher first), then name. Raises ``ValueError`` if two line-ups contradict each other.
+    """
+    before: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    boards: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    rating: dict[str, int] = {}
+    for rnd in rounds:
+        for m in rnd["matches"]:
+            lineup: dict[str, list[tuple[int, str]]] = defaultdict(list)
+            for b in m["boards"]:
+                for side in ("white", "black"):
+                    p = b[side]
+                    key = _player_key(p)
+                    lineup[p["team"]].append((b["board"], key))
+                    boards[p["team"]][key].append(b["board"])
+                    rating[key] = p["elo"] or 0
+            for team, seats in lineup.items():
+                seats.sort()
+                before[team].update((a, b) for i, (_, a) in enumerate(seats) for _, b in seats[i + 1:])
+    orders = {}
+    for team, seen in boards.items():
+        rule = before[team]
+        todo = sorted(seen, key=lambda k: (sum(seen[k]) / len(seen[k]), -rating[k], k))
+        order: list[str] = []
+        while todo:
+            free = next((k for k in todo if not any((o, k) in rule for o in todo if o != k)), None)
+            if free is None:
+                raise ValueError(f"{team}: line-ups contradict one fixed board order (R-D1)")
+            order.append(free)
+            todo.remove(free)
+        orders[team] = order
+    return orders
+
+
+def _round_events(t: str, rnd: dict, ids: dict[str, str]) -> list[Any]:
+    """``RoundPaired`` and the ``BoardResultRecorded`` events of one round of ``matches.json``."""
+    r = rnd["round"]
+    unpaired = set(rnd["teams_without_a_match_in_pgn"])
+    bye = BYES.get(r)
+    decided = set(ABSENT.get(r, ())) | ({bye} if bye else set())
+    if unpaired != decided:
+        raise ValueError(f"round {r}: teams without a match {sorted(unpaired)} but decisions for {sorted(decided)}")
+    matches = sorted(rnd["matches"], key=lambda m: m["table"])
+    pairing = RoundPaired(
+        event_id=f"{t}/r{r}/pairing",
+        tournament_id=t,
+        round=r,
+        tables=tuple(Table(table=m["table"], home=ids[m["home"]], away=ids[m["away"]]) for m in matches),
+        bye=ids[bye] if bye else None,
+        absent=tuple(ids[name] for name in ABSENT.get(r, ())),
+    )
+    events: list[Any] = [pairing]
+    for m in matches:
+        where = f"round {r} table {m['table']} {m['home']} v {m['away']}"
+        played = {b["board"]: b for b in m["boards"]}
+        for number in range(1, OLYMPIAD_2022.boards + 1):
+            key = (r, m["table"], number)
+            if number in played:
+                b = played[number]
+                if (b["white"]["team"] == m["home"]) != (number % 2 == 1):
+                    raise ValueError(f"{where} board {number}: the home team is not White on the odd boards (R-D4)")
+                if b["result"] not in _PGN_CODES:
+                    raise ValueError(f"{where} board {number}: {b['result']!r} is not a PGN result")
+                code, white, black, reason = _PGN_CODES[b["result"]], b["white"]["name"], b["black"]["name"], None
+                if code == "-/-":
+                    reason = "0-0 in the PGN: the game was not played (double forfeit)"
+            elif key in FORFEITED_BOARDS:
+                code, white, black, reason = FORFEITED_BOARDS[key], "", "", "board missing from the PGN: forfeit (docs/data-chennai-2022.md)"
+            else:
+                raise ValueError(f"{where}: board {number} is missing and has no decision")
+            events.append(
+                BoardResultRecorded(
+                    event_id=f"{t}/r{r}/t{m['table']}/b{number}", tournament_id=t, round=r, table=m["table"],
+                    board=number, white=white, black=black, result=code, reason=reason,
+                )
+            )
+    return events

@@ -1,0 +1,42 @@
+"""Who may meet whom in one round, and why not.
+
+- No rematch (spec R-P1, FIDE D.02 2022 art. 6.1): two teams that met in a played match never meet
+  again (a match forfeited on every board is not a meeting, R-D7, unless the profile says so).
+- Colour limits (spec R-C3, D.02 7.3): some board-1 colour must keep both teams inside the limits.
+  With ``colour_limits="soft"`` (D.02 7.4) they only decide which pairings a group keeps, and are
+  dropped for a group when keeping them would leave fewer pairings in it; with ``"absolute"``
+  they bind like R-P1.
+"""
+from __future__ import annotations
+
+from projections.pairing.colours import limits_compatible
+from projections.pairing.entrants import Entrant
+from schemas.profile import RuleProfile
+
+
+class Constraints:
+    """The pair rules of one round over entrants given by their place in the pairing order."""
+
+    def __init__(self, entrants: list[Entrant], profile: RuleProfile):
+        self.entrants = entrants
+        self.names = [e.team_id for e in entrants]
+        self.absolute = profile.colour_limits == "absolute"
+        allowed = [e.colours.allowed for e in entrants]
+        met = [e.met for e in entrants]
+        self._allowed = allowed
+        if self.absolute:
+            self.may_meet = lambda a, b: a != b and b not in met[a] and limits_compatible(allowed[a], allowed[b])
+        else:
+            self.may_meet = lambda a, b: a != b and b not in met[a]
+        self.within_limits = lambda a, b: a != b and b not in met[a] and limits_compatible(allowed[a], allowed[b])
+
+    def limits_bind(self, places: list[int]) -> bool:
+        """True if some team among ``places`` cannot receive both colours (R-C3 could decide)."""
+        return any(self._allowed[p] != "WB" for p in places)
+
+    def why_not(self, a: int, b: int) -> str:
+        """Why ``a`` may not meet ``b`` in a kept pairing: the rematch or the colour limits."""
+        r = self.entrants[a].met.get(b)
+        if r is not None:
+            return f"met in round {r}"
+        return f"colour limits R-C3 ({self.names[a]} may get {self._allowed[a] or 'no colour'}, {self.names[b]} {self._allowed[b] or 'no colour'})"

@@ -1,0 +1,104 @@
+"""Pairing order, score groups, the median group and the order groups are paired in.
+
+- Pairing order: ``pairing_order="mp-then-pairing-number"`` ranks by MP, then pairing number
+  (FIDE D.02 2022 art. 3.2). ``"standings"`` (2008, spec R-O1/R-O2) ranks by the pairing score
+  (MP + imaginary MP), then the profile's tie-breaks as ``projections.standings`` computes them
+  (OSB-C1, BH-C1, GP), then the pairing number. In the S1 v S2 rounds (before ``fold_from_round``)
+  ``early_round_group_order="pairing-number"`` orders teams of equal pairing score by pairing
+  number instead (spec A4 option P; "standings" is option S).
+- A score group is every team to pair with the same pairing score (R-G1, D.02 6.3).
+- Group order: ``"top-down"`` (2008, R-G2), or ``"median-first"`` (R-G3, D.02 6.4): from the top
+  group down to the one above the median group, from the bottom group up to the one below it,
+  the median group last. The median team is the middle one of the teams to pair, the lower of
+  the two middle ones when their number is even.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from projections.history import History
+from projections.standings import compute_standings
+from schemas.profile import RuleProfile
+
+DOWN, UP = "down", "up"
+
+
+def order_keys(history: History, profile: RuleProfile, rnd: int, score: dict[str, int]) -> dict[str, tuple]:
+    """The sort key of each team in ``score`` for the pairing order of round ``rnd`` (ascending =
+    higher ranked): ``(-pairing score, -tie-break 1, ..., pairing number)``."""
+    numbers = {t: history.teams[t].pairing_number for t in score}
+    by_standings = profile.pairing_order == "standings" and not (
+        rnd < profile.fold_from_round and profile.early_round_group_order == "pairing-number"
+    )
+    if not by_standings or history.through_round == 0:
+        return {t: (-score[t], numbers[t]) for t in score}
+    rows = {row.team_id: row for row in compute_standings(history, profile)}
+    return {
+        t: (-score[t], *(-rows[t].tiebreaks[name] for name in profile.tiebreaks), numbers[t]) for t in score
+    }
+
+
+def describe_order(profile: RuleProfile, rnd: int) -> tuple[str, str]:
+    """``(rule, text)`` naming the pairing order used in round ``rnd``."""
+    if profile.pairing_order == "mp-then-pairing-number":
+        return "D.02 2022 art. 3.2", "pairing order: MP, then pairing number"
+    score = "pairing score (MP + imaginary MP)" if profile.acceleration and rnd <= profile.acceleration_rounds else "MP"
+    if rnd < profile.fold_from_round and profile.early_round_group_order == "pairing-number":
+        return "spec R-O1, A4 option P", f"pairing order: {score}, then pairing number"
+    return "spec R-O1, R-O2", f"pairing order: {score}, then {', '.join(profile.tiebreaks)}, then pairing number"
+
+
+@dataclass(frozen=True)
+class GroupStep:
+    """One score group in processing order: its pairing ``score``, the ``members`` (places in the
+    pairing order, ascending), the ``direction`` its floaters move (``"down"``/``"up"``) and the
+    ``adjacent`` group's members (where its floaters go; empty for the last group)."""
+
+    score: int
+    members: tuple[int, ...]
+    direction: str
+    adjacent: tuple[int, ...]
+
+
+def score_groups(scores: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """Score groups of teams given by their pairing scores in pairing order (places 0..n-1):
+    ``[(score, places)]`` from the highest score down."""
+    groups: dict[int, list[int]] = {}
+    for place, s in enumerate(scores):
+        groups.setdefault(s, []).append(place)
+    return [(s, tuple(groups[s])) for s in sorted(groups, reverse=True)]
+
+
+def median_score(scores: list[int]) -> int:
+    """The median group's score (R-G3, D.02 6.4): the score of the team at place n // 2 of the n
+    teams to pair, i.e. the lower of the two middle teams when n is even."""
+    return scores[len(scores) // 2]
+
+
+def processing_order(scores: list[int], group_order: str) -> list[GroupStep]:
+    """The score groups of ``scores`` (pairing scores in pairing order) in the order they are paired."""
+    groups = score_groups(scores)
+    if group_order == "top-down":
+        return [
+            GroupStep(s, members, DOWN, groups[i + 1][1] if i + 1 < len(groups) else ())
+            for i, (s, members) in enumerate(groups)
+        ]
+    if group_order != "median-first":
+        raise ValueError(f"unknown group order {group_order!r}")
+    median = median_score(scores)
+    members_of = dict(groups)
+    above = [s for s, _ in groups if s > median]
+    below = sorted(s for s, _ in groups if s < median)
+    steps = []
+    for side, direction in ((above, DOWN), (below, UP)):
+        for i, s in enumerate(side):
+            nxt = side[i + 1] if i + 1 < len(side) else median
+            steps.append(GroupStep(s, members_of[s], direction, members_of[nxt]))
+    steps.append(GroupStep(median, members_of[median], DOWN, ()))
+    return steps
+
+
+def group_label(score: int | Decimal, accelerated: bool) -> str:
+    """Human label of a score group for the trace ("4 MP", "2 (pairing score)")."""
+    return f"{score} (pairing score)" if accelerated else f"{score} MP"

@@ -1,0 +1,170 @@
+"""Terminal tokens: who may write results, and for which tables.
+
+The chief arbiter holds a token scoped to the whole tournament; with it they issue one token per
+result-entry terminal, scoped to a set of table numbers (any round) or to the whole tournament,
+and revoke tokens. Only a SHA-256 of each token is stored (table ``terminal_tokens`` in the given
+database), so a leaked database does not leak tokens. Reading is public; only writes are checked.
+
+Refusals raise ``Refused(status, message)``: 401 for a missing, unknown or revoked token, 403 for
+a valid token used outside its scope. The messages say what to do.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from sqlalchemy import Boolean, Column, MetaData, String, Table, Text, delete, insert, select, update
+from sqlalchemy.engine import Engine
+
+CHIEF_TERMINAL = "chief-arbiter"
+
+_metadata = MetaData()
+tokens_table = Table(
+    "terminal_tokens",
+    _metadata,
+    Column("token_sha256", String(64), primary_key=True),
+    Column("tournament_id", String(100), nullable=False, index=True),
+    Column("terminal_id", String(60), nullable=False),
+    Column("tables", Text),  # JSON list of table numbers; NULL = the whole tournament
+    Column("chief", Boolean, nullable=False),
+    Column("revoked", Boolean, nullable=False),
+    Column("issued_at", String(40), nullable=False),
+)
+
+
+class Refused(Exception):
+    """A write refused by the token check: ``status`` 401 (who are you?) or 403 (not yours)."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """A token's holder: ``tables`` None means every table of ``tournament_id``."""
+
+    terminal_id: str
+    tournament_id: str
+    tables: frozenset[int] | None
+    chief: bool
+    issued_at: str
+
+    def scope_text(self) -> str:
+        if self.tables is None:
+            return "every table"
+        return "table" + ("s " if len(self.tables) > 1 else " ") + ", ".join(str(t) for t in sorted(self.tables))
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header value, or None."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+class TokenStore:
+    """Issued terminal tokens of the tournaments served, kept in an SQL database."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        _metadata.create_all(engine)
+
+    def set_chief_token(self, tournament_id: str, token: str | None = None) -> str:
+        """Make ``token`` (or a fresh random one) the chief arbiter's token of ``tournament_id``;
+        an earlier chief token stops working. Returns the token."""
+        token = token or secrets.token_urlsafe(24)
+        with self.engine.begin() as conn:
+            conn.execute(delete(tokens_table).where(
+                (tokens_table.c.tournament_id == tournament_id) & (tokens_table.c.terminal_id == CHIEF_TERMINAL)))
+            conn.execute(insert(tokens_table), self._row(token, tournament_id, CHIEF_TERMINAL, None, chief=True))
+        return token
+
+    def issue(self, tournament_id: str, terminal_id: str, tables: list[int] | None) -> str:
+        """A new token for ``terminal_id`` scoped to ``tables`` (None: the whole tournament).
+
+        A terminal holds one token at a time: issuing again revokes its earlier tokens.
+        Raises ``ValueError`` for the reserved chief terminal id or an empty table list.
+        """
+        if terminal_id == CHIEF_TERMINAL:
+            raise ValueError(f"{CHIEF_TERMINAL!r} is reserved for the chief arbiter's own token")
+        if tables is not None and not tables:
+            raise ValueError("a terminal needs at least one table (or no list: the whole tournament)")
+        token = secrets.token_urlsafe(24)
+        with self.engine.begin() as conn:
+            self._revoke(conn, tournament_id, terminal_id)
+            conn.execute(insert(tokens_table), self._row(token, tournament_id, terminal_id, tables, chief=False))
+        return token
+
+    def revoke(self, tournament_id: str, terminal_id: str) -> int:
+        """Revoke every token of ``terminal_id``; returns how many were live."""
+        with self.engine.begin() as conn:
+            return self._revoke(conn, tournament_id, terminal_id)
+
+    def terminals(self, tournament_id: str) -> list[tuple[Terminal, bool]]:
+        """Every issued token's holder (never the token) with its ``revoked`` flag, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tokens_table).where(tokens_table.c.tournament_id == tournament_id)
+                                .order_by(tokens_table.c.issued_at)).all()
+        return [(self._terminal(r), r.revoked) for r in rows]
+
+    def authorize(self, token: str | None, tournament_id: str, table: int | None) -> Terminal:
+        """The terminal allowed to write to ``table`` (None: a tournament-wide action) of
+        ``tournament_id`` with ``token``. Raises ``Refused`` (401/403) otherwise."""
+        if token is None:
+            raise Refused(401, "no terminal token: writes need 'Authorization: Bearer <token>' with a token "
+                               "issued by the chief arbiter (reading is public)")
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tokens_table).where(tokens_table.c.token_sha256 == _hash(token))).first()
+        if row is None or row.revoked:
+            raise Refused(401, "unknown or revoked terminal token: ask the chief arbiter for a token for this terminal")
+        terminal = self._terminal(row)
+        if terminal.tournament_id != tournament_id:
+            raise Refused(403, f"terminal {terminal.terminal_id!r} is registered for tournament "
+                               f"{terminal.tournament_id!r}, not {tournament_id!r}")
+        if table is None and terminal.tables is not None:
+            raise Refused(403, f"terminal {terminal.terminal_id!r} may only enter results for {terminal.scope_text()}; "
+                               "this action needs a tournament-wide token")
+        if table is not None and terminal.tables is not None and table not in terminal.tables:
+            raise Refused(403, f"terminal {terminal.terminal_id!r} may enter results for {terminal.scope_text()} "
+                               f"only; table {table} is outside its scope")
+        return terminal
+
+    def authorize_chief(self, token: str | None, tournament_id: str) -> Terminal:
+        """The chief arbiter, for issuing and revoking tokens. Raises ``Refused`` (401/403) otherwise."""
+        terminal = self.authorize(token, tournament_id, None)
+        if not terminal.chief:
+            raise Refused(403, f"terminal {terminal.terminal_id!r} is not the chief arbiter: only the chief "
+                               "arbiter's token issues and revokes terminal tokens")
+        return terminal
+
+    # ------------------------------------------------------------------ rows
+    @staticmethod
+    def _row(token: str, tournament_id: str, terminal_id: str, tables: list[int] | None, *, chief: bool) -> dict:
+        return {
+            "token_sha256": _hash(token), "tournament_id": tournament_id, "terminal_id": terminal_id,
+            "tables": None if tables is None else json.dumps(sorted(set(tables))), "chief": chief, "revoked": False,
+            "issued_at": datetime.now(timezone.utc).isoformat(timespec="microseconds"),
+        }
+
+    @staticmethod
+    def _terminal(row) -> Terminal:
+        tables = None if row.tables is None else frozenset(json.loads(row.tables))
+        return Terminal(row.terminal_id, row.tournament_id, tables, row.chief, row.issued_at)
+
+    @staticmethod
+    def _revoke(conn, tournament_id: str, terminal_id: str) -> int:
+        res = conn.execute(update(tokens_table).where(
+            (tokens_table.c.tournament_id == tournament_id) & (tokens_table.c.terminal_id == terminal_id)
+            & (tokens_table.c.revoked == False)  # noqa: E712 (SQL expression)
+        ).values(revoked=True))
+        return res.rowcount

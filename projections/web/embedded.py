@@ -1,0 +1,122 @@
+"""The embedded backend: the ``EventStore`` in this process, standings pushed after each write.
+
+Writes are appended by ``EventStore.append`` (validated by ``TournamentState``; all or nothing).
+A single updater task then recomputes the standings after the last paired round with
+``projections.replay.standings_after`` (about 40 ms for 206 teams) and publishes one
+``StandingsUpdate``; writes that arrive while it computes are folded into the next update, so a
+burst of submissions costs one computation, not one each. Standings after earlier rounds stay as
+they stood when the next round was paired (replay semantics), so only the last round's change.
+The SQL read models (``EventStore.project``) are rebuilt at start, when a round becomes complete
+and at stop.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+from sqlalchemy import create_engine
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+
+from projections.replay import RoundStandings, standings_after
+from projections.store import EventStore, database_url
+from projections.web.backend import Snapshot, StandingsUpdate, compact_rows
+from projections.web.views import match_view, team_refs
+
+
+def store_engine(url: str | None = None) -> Engine:
+    """An engine for ``url`` (default ``$DATABASE_URL`` or in-memory SQLite) usable from any thread:
+    in-memory SQLite gets one shared connection, so every thread sees the same database."""
+    url = database_url(url)
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        return create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+    return create_engine(url)
+
+
+class EmbeddedBackend:
+    """The ``Backend`` over an ``EventStore`` of one tournament, in this process."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+        self._lock = threading.RLock()
+        self._standings: dict[int, RoundStandings] = {}
+        self._touched: dict[tuple[int, int], None] = {}  # tables written since the last update, in order
+        self._caused: list[str] = []
+        self._projected_complete: set[int] = set()
+        self._seq = 0
+        self._wake: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task | None = None
+
+    @property
+    def tournament_id(self) -> str | None:
+        return self.store.state.tournament_id
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    @contextmanager
+    def read(self) -> Iterator[Snapshot]:
+        with self._lock:
+            yield Snapshot(self.store.state, self._standings)
+
+    def submit(self, events: Sequence[Any]) -> int:
+        with self._lock:
+            result = self.store.append(events)  # raises RuleViolation; the store is then unchanged
+            if result.appended:
+                for e in events:
+                    if hasattr(e, "table"):
+                        self._touched[(e.round, e.table)] = None
+                    self._caused.append(e.event_id)
+        if result.appended and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._wake.set)
+        return result.appended
+
+    async def start(self, publish: Callable[[StandingsUpdate], None]) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        await asyncio.to_thread(self._project)
+        self._task = asyncio.create_task(self._run(publish), name="standings-updater")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+        await asyncio.to_thread(self._project)
+
+    # ------------------------------------------------------------------ internals
+    def _project(self) -> None:
+        """Rebuild the SQL read models and take every round's standings from them."""
+        with self._lock:
+            if self.store.state.created is not None:
+                self._standings = dict(self.store.project().rounds)
+                self._projected_complete = {r for r, s in self._standings.items() if s.complete}
+
+    async def _run(self, publish: Callable[[StandingsUpdate], None]) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            update = await asyncio.to_thread(self._recompute)
+            publish(update)
+            if update.complete and update.round not in self._projected_complete:
+                await asyncio.to_thread(self._project)
+
+    def _recompute(self) -> StandingsUpdate:
+        with self._lock:
+            state = self.store.state
+            last = max(state.rounds)
+            standings = standings_after(state, last)
+            self._standings[last] = standings
+            refs = team_refs(state)
+            matches = [match_view(state, refs, r, t) for r, t in self._touched]
+            caused, self._caused, self._touched = self._caused, [], {}
+            self._seq += 1
+            return StandingsUpdate(state.tournament_id, self._seq, last, standings.complete, standings.digest,
+                                   compact_rows(standings), matches, caused)

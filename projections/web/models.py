@@ -1,0 +1,256 @@
+"""The documented shapes of the HTTP API (request bodies and responses), for the OpenAPI schema.
+
+Units: MP are integers (R-D3: 2/1/0), GP and GP-derived tie-breaks are decimal strings in
+half-points ("2.5"); result codes are White-Black (``schemas.events.RESULT_CODES``); board 1's
+White is the home team (R-D4).
+"""
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import BaseModel, Field
+
+
+# ---------------------------------------------------------------------- errors
+class Refusal(BaseModel):
+    """Why a request was refused; nothing was stored or published."""
+
+    detail: str = Field(description="what is wrong and what to do")
+    field: Optional[str] = Field(None, description="the offending field, when one is to blame")
+    rule: Optional[str] = Field(None, description="the rule broken (tournament rule, schema or access rule)")
+    event_id: Optional[str] = Field(None, description="the event refused, for rule violations")
+
+
+# ---------------------------------------------------------------------- reads
+class TeamRef(BaseModel):
+    team_id: str
+    name: str
+    federation: str
+    pairing_number: int = Field(description="starting number (SNo), R-I1")
+
+
+class Tournament(BaseModel):
+    tournament_id: str
+    name: str
+    profile: str = Field(description="rule profile name (schemas.profile)")
+    tiebreaks: list[str] = Field(description="tie-breaks after MP, in order")
+    boards: int
+    rounds: int = Field(description="rounds scheduled")
+    paired_rounds: list[int]
+    current_round: int = Field(description="the last paired round (its standings are live)")
+    teams: int
+    result_codes: list[str] = Field(description="board result codes, White-Black")
+
+
+class RoundInfo(BaseModel):
+    round: int
+    tables: int
+    tables_complete: int
+    complete: bool
+    standings_digest: Optional[str] = Field(None, description="SHA-256 of the canonical standings after the round")
+
+
+class Board(BaseModel):
+    board: int
+    white: str = Field(description="team id with White on this board")
+    black: str
+    result: Optional[str] = Field(None, description="White-Black code, null while not in")
+    event_id: Optional[str] = Field(None, description="the event that set the current result (a correction names it)")
+
+
+class Match(BaseModel):
+    round: int
+    table: int
+    home: TeamRef = Field(description="White on board 1")
+    away: TeamRef
+    home_gp: str
+    away_gp: str
+    home_mp: Optional[int] = Field(None, description="MP once all boards are in")
+    away_mp: Optional[int] = None
+    boards_in: int
+    complete: bool
+    boards: list[Board]
+
+
+class Pairings(BaseModel):
+    round: int
+    complete: bool
+    tables: list[Match]
+    bye: Optional[TeamRef] = None
+    absent: list[TeamRef]
+
+
+class Element(BaseModel):
+    """One round's tie-break element (projections.standings.elements)."""
+
+    round: int
+    opponent: Optional[str] = Field(None, description="null for a round without an opponent")
+    opponent_mp: int
+    own_gp: str
+    osb_term: str = Field(description="opponent_mp x own_gp")
+    unplayed: bool
+    cut: bool = Field(description="the element cut-1 leaves out")
+
+
+class Record(BaseModel):
+    won: int
+    drawn: int
+    lost: int
+
+
+class StandingRow(BaseModel):
+    rank: int = Field(description="shared places repeat the rank (1, 2, 2, 4)")
+    pairing_number: int
+    team_id: str
+    name: str
+    federation: str
+    mp: int
+    gp: str
+    tiebreaks: dict[str, str] = Field(description="tie-break name -> value")
+    record: Record
+    breakdown: list[Element] = Field(description="per-round, per-opponent elements the tie-breaks sum")
+
+
+class Standings(BaseModel):
+    tournament_id: str
+    round: int
+    profile: str
+    complete: bool = Field(description="false while matches of the round are still in progress")
+    digest: str = Field(description="SHA-256 of the canonical standings document (same as `olympiad replay`)")
+    tiebreaks: list[str]
+    rows: list[StandingRow]
+
+
+class BoardOfTeam(BaseModel):
+    board: int
+    colour: Literal["W", "B"]
+    result: Optional[str] = None
+
+
+class TeamRound(BaseModel):
+    round: int
+    table: Optional[int] = None
+    kind: str = Field(description="played, forfeit-win, forfeit-loss, forfeit-draw, bye, absent, pending")
+    opponent: Optional[TeamRef] = None
+    colour: Optional[Literal["W", "B"]] = Field(None, description="colour on board 1, when known")
+    gp: str
+    mp: Optional[int] = None
+    boards: list[BoardOfTeam]
+    rank_after: Optional[int] = Field(None, description="rank in the standings after this round")
+    mp_after: Optional[int] = None
+
+
+class Player(BaseModel):
+    board_order: int
+    name: str
+    fide_id: Optional[str] = None
+    title: str = ""
+    rating: Optional[int] = None
+
+
+class TeamPage(TeamRef):
+    players: list[Player]
+    withdrawn_from_round: Optional[int] = None
+    rounds: list[TeamRound]
+
+
+class Step(BaseModel):
+    criterion: str = Field(description="MP, a tie-break name, or SNo")
+    a: str
+    b: str
+    equal: bool
+
+
+class Term(BaseModel):
+    round: int
+    opponent: Optional[str] = None
+    opponent_mp: int
+    own_gp: str
+    term: str = Field(description="this round's contribution to the deciding tie-break")
+    cut: bool
+    unplayed: bool
+
+
+class Comparison(BaseModel):
+    round: int
+    a: str
+    b: str
+    ahead: str = Field(description="the team placed higher")
+    decided_by: str = Field(description="the first criterion on which they differ")
+    steps: list[Step]
+    explanation: str
+    terms: dict[str, list[Term]] = Field(description="team id -> per-round terms of the deciding tie-break")
+
+
+class Preview(BaseModel):
+    round: int
+    table: int
+    home: str
+    away: str
+    home_gp: str
+    away_gp: str
+    home_mp: Optional[int] = None
+    away_mp: Optional[int] = None
+    boards_in: int
+    complete: bool
+
+
+# ---------------------------------------------------------------------- writes
+class BoardEntry(BaseModel):
+    board: int = Field(description="1..4")
+    result: str = Field(description="White-Black code: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/- (forfeits)")
+    reason: Optional[str] = Field(None, description="required for a forfeit")
+    event_id: Optional[str] = Field(None, description="set by the terminal to make a retry harmless")
+
+
+class ResultsIn(BaseModel):
+    boards: list[BoardEntry] = Field(min_length=1, description="one to four boards of the table")
+
+
+class CorrectionIn(BaseModel):
+    board: int
+    result: str
+    reason: str = Field(description="why the stored result is wrong (required)")
+    supersedes: Optional[str] = Field(None, description="event id of the result replaced; default: the current one")
+    event_id: Optional[str] = None
+
+
+class ForfeitIn(BaseModel):
+    winner: Optional[str] = Field(description="team id that wins every board by default; null: both forfeit")
+    reason: str
+    event_id: Optional[str] = None
+
+
+class PreviewBoard(BaseModel):
+    board: int
+    result: str
+
+
+class PreviewIn(BaseModel):
+    boards: list[PreviewBoard]
+
+
+class Written(BaseModel):
+    accepted: int = Field(description="events newly stored (a repeated event id counts 0)")
+    event_ids: list[str]
+    terminal_id: str
+    match: Match
+
+
+class TerminalIn(BaseModel):
+    terminal_id: str = Field(pattern=r"^[A-Za-z0-9._-]{1,60}$")
+    tables: Optional[list[int]] = Field(None, description="table numbers (any round); null: the whole tournament")
+
+
+class IssuedToken(BaseModel):
+    terminal_id: str
+    tables: Optional[list[int]] = None
+    token: str = Field(description="shown once; send as 'Authorization: Bearer <token>'")
+
+
+class TerminalInfo(BaseModel):
+    terminal_id: str
+    tables: Optional[list[int]] = None
+    chief: bool
+    revoked: bool
+    issued_at: str

@@ -1,0 +1,43 @@
+"""Small hand-built tournaments for tests: events built through the real schemas."""
+from __future__ import annotations
+
+from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
+from schemas.profile import OLYMPIAD_2022, RuleProfile
+
+TID = "test-open"
+
+
+def created(profile: RuleProfile = OLYMPIAD_2022) -> TournamentCreated:
+    return TournamentCreated(event_id="created", tournament_id=TID, name="Test Open", profile=profile)
+
+
+def team(code: str, number: int, rating: int = 2000) -> TeamRegistered:
+    players = tuple(Player(board_order=i, name=f"{code} player {i}", rating=rating - 10 * i) for i in range(1, 6))
+    return TeamRegistered(event_id=f"team/{code}", tournament_id=TID, team_id=code, name=f"Team {code}",
+                          federation=code[:3], players=players, pairing_number=number)
+
+
+def paired(rnd: int, pairs: list[tuple[str, str]], bye: str | None = None, absent: tuple[str, ...] = ()) -> RoundPaired:
+    tables = tuple(Table(table=i, home=h, away=a) for i, (h, a) in enumerate(pairs, start=1))
+    return RoundPaired(event_id=f"r{rnd}/pairing", tournament_id=TID, round=rnd, tables=tables, bye=bye, absent=absent)
+
+
+def board(rnd: int, table: int, number: int, result: str, event_id: str | None = None) -> BoardResultRecorded:
+    return BoardResultRecorded(event_id=event_id or f"r{rnd}/t{table}/b{number}", tournament_id=TID, round=rnd,
+                               table=table, board=number, result=result)
+
+
+def match(rnd: int, table: int, results: tuple[str, str, str, str]) -> list[BoardResultRecorded]:
+    """Four board results of one table, White-Black codes for boards 1..4."""
+    return [board(rnd, table, b, code) for b, code in enumerate(results, start=1)]
+
+
+def four_team_round_one() -> list:
+    """Teams A..D; round 1: A-C 3-1 (A home), D-B 2-2."""
+    return [
+        created(),
+        *(team(c, n) for n, c in enumerate("ABCD", start=1)),
+        paired(1, [("A", "C"), ("D", "B")]),
+        *match(1, 1, ("1-0", "0-1", "1-0", "1-0")),  # home A is Black on boards 2 and 4: A 3, C 1
+        *match(1, 2, ("1/2-1/2", "1/2-1/2", "1-0", "1-0")),
+    ]

@@ -1,0 +1,108 @@
+"""Fixtures for the integration tests: a real Kafka broker and a real PostgreSQL, never a mock.
+
+Which broker (session-scoped, first that applies):
+
+1. ``KAFKA_BOOTSTRAP_SERVERS`` is set: that cluster (``.ci/run`` starts ``deploy/kafka.sh`` and sets it);
+2. a Docker engine answers: testcontainers' Kafka module (Confluent Platform 8.1 = Apache Kafka 4.1, KRaft);
+3. otherwise ``deploy/kafka.sh`` starts a fresh broker of its own (``var/kafka-test``, port 19092),
+   stopped at the end of the session.
+
+Which PostgreSQL: ``DATABASE_URL`` if set, else testcontainers' PostgreSQL when Docker answers, else
+``deploy/postgres.sh`` with its own cluster (``var/postgres-test``, port 55433), stopped at the end.
+
+Every test gets its own topic prefix (``topic_prefix``), so tests never read each other's events,
+also on a shared cluster.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TEST_KAFKA_PORT = "19092"
+TEST_POSTGRES_PORT = "55433"
+
+
+def _docker_answers() -> bool:
+    """True if a Docker engine answers a ping within 2 s (the ``docker`` package comes with testcontainers)."""
+    try:
+        import docker
+
+        docker.from_env(timeout=2).ping()
+        return True
+    except Exception:  # noqa: BLE001 - no engine, no socket, no permission: all mean "no Docker"
+        return False
+
+
+def _run_deploy(script: str, *args: str, env: dict[str, str]) -> str:
+    """Run ``deploy/<script> <args>``; return its stdout. Raises ``RuntimeError`` with stderr on failure."""
+    proc = subprocess.run(
+        ["bash", str(ROOT / "deploy" / script), *args],
+        env={**os.environ, **env}, capture_output=True, text=True, timeout=600,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"deploy/{script} {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    return proc.stdout
+
+
+@pytest.fixture(scope="session")
+def kafka_bootstrap() -> Iterator[str]:
+    """``host:port`` of a running Kafka 4.x broker (see the module docstring for which one)."""
+    given = os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
+    if given:
+        yield given
+        return
+    if _docker_answers():
+        from testcontainers.community.kafka import KafkaContainer
+
+        with KafkaContainer("confluentinc/cp-kafka:8.1.0").with_kraft() as kafka:
+            yield kafka.get_bootstrap_server()
+        return
+    env = {
+        "KAFKA_HOME": str(ROOT / "var" / "kafka-test"),
+        "KAFKA_PORT": TEST_KAFKA_PORT,
+        "KAFKA_CONTROLLER_PORT": str(int(TEST_KAFKA_PORT) + 1),
+    }
+    _run_deploy("kafka.sh", "reset", env=env)
+    _run_deploy("kafka.sh", "start", env=env)
+    try:
+        yield f"127.0.0.1:{TEST_KAFKA_PORT}"
+    finally:
+        _run_deploy("kafka.sh", "stop", env=env)
+
+
+@pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    """SQLAlchemy URL of a running PostgreSQL (see the module docstring for which one)."""
+    given = os.environ.get("DATABASE_URL")
+    if given:
+        yield given
+        return
+    if _docker_answers():
+        from testcontainers.community.postgres import PostgresContainer
+
+        with PostgresContainer("postgres:15") as pg:
+            yield pg.get_connection_url()
+        return
+    env = {"POSTGRES_HOME": str(ROOT / "var" / "postgres-test"), "POSTGRES_PORT": TEST_POSTGRES_PORT}
+    _run_deploy("postgres.sh", "reset", env=env)
+    url = _run_deploy("postgres.sh", "start", env=env).strip().removeprefix("DATABASE_URL=")
+    try:
+        yield url
+    finally:
+        _run_deploy("postgres.sh", "stop", env=env)
+
+
+@pytest.fixture
+def topic_prefix(kafka_bootstrap: str) -> str:
+    """A fresh ``OLYMPIAD_TOPIC_PREFIX`` for one test, with every topic of ``deploy.topics`` created."""
+    from deploy.topics import ensure_topics
+
+    prefix = f"t{uuid.uuid4().hex[:10]}."
+    ensure_topics(kafka_bootstrap, prefix)
+    return prefix
