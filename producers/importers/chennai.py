@@ -26,6 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from processors.scoring import home_is_white
 from producers.importers.common import team_id_for
 from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
 from schemas.profile import OLYMPIAD_2022
@@ -128,31 +129,27 @@ def load_events(folder: Path) -> list[Any]:
     players = defaultdict(list)
     for row in roster:
         players[row["team"]].append(row)
-    for name in names:
-        rank = {key: i for i, key in enumerate(orders[name], start=1)}
-        events.append(
-            TeamRegistered(
-                event_id=f"{t}/team/{ids[name]}",
-                tournament_id=t,
-                team_id=ids[name],
-                name=name,
-                federation=FEDERATIONS[_country(name)],
-                pairing_number=numbers.get(name),
-                players=tuple(
-                    sorted(
-                        (
-                            Player(board_order=rank[_player_key(p)], name=p["name"], fide_id=p["fide_id"] or None,
-                                   title=p["title"], rating=int(p["elo_in_pgn"]) if p["elo_in_pgn"] else None)
-                            for p in players[name]
-                        ),
-                        key=lambda p: p.board_order,
-                    )
-                ),
-            )
-        )
+    events.extend(_team_event(t, name, ids[name], numbers.get(name), orders[name], players[name]) for name in names)
     for rnd in rounds:
         events.extend(_round_events(t, rnd, ids))
     return events
+
+
+def _team_event(t: str, name: str, team_id: str, number: int | None, order: list[str], roster: list[dict]) -> TeamRegistered:
+    """``TeamRegistered`` of one team: its players seen in the PGN (``rosters.csv``) in ``order``."""
+    place = {key: i for i, key in enumerate(order, start=1)}
+    players = sorted(
+        (
+            Player(board_order=place[_player_key(p)], name=p["name"], fide_id=p["fide_id"] or None, title=p["title"],
+                   rating=int(p["elo_in_pgn"]) if p["elo_in_pgn"] else None)
+            for p in roster
+        ),
+        key=lambda p: p.board_order,
+    )
+    return TeamRegistered(
+        event_id=f"{t}/team/{team_id}", tournament_id=t, team_id=team_id, name=name,
+        federation=FEDERATIONS[_country(name)], pairing_number=number, players=tuple(players),
+    )
 
 
 def _country(team: str) -> str:
@@ -239,23 +236,9 @@ def _round_events(t: str, rnd: dict, ids: dict[str, str]) -> list[Any]:
     )
     events: list[Any] = [pairing]
     for m in matches:
-        where = f"round {r} table {m['table']} {m['home']} v {m['away']}"
         played = {b["board"]: b for b in m["boards"]}
         for number in range(1, OLYMPIAD_2022.boards + 1):
-            key = (r, m["table"], number)
-            if number in played:
-                b = played[number]
-                if (b["white"]["team"] == m["home"]) != (number % 2 == 1):
-                    raise ValueError(f"{where} board {number}: the home team is not White on the odd boards (R-D4)")
-                if b["result"] not in _PGN_CODES:
-                    raise ValueError(f"{where} board {number}: {b['result']!r} is not a PGN result")
-                code, white, black, reason = _PGN_CODES[b["result"]], b["white"]["name"], b["black"]["name"], None
-                if code == "-/-":
-                    reason = "0-0 in the PGN: the game was not played (double forfeit)"
-            elif key in FORFEITED_BOARDS:
-                code, white, black, reason = FORFEITED_BOARDS[key], "", "", "board missing from the PGN: forfeit (docs/data-chennai-2022.md)"
-            else:
-                raise ValueError(f"{where}: board {number} is missing and has no decision")
+            code, white, black, reason = _board_result(r, m, number, played.get(number))
             events.append(
                 BoardResultRecorded(
                     event_id=f"{t}/r{r}/t{m['table']}/b{number}", tournament_id=t, round=r, table=m["table"],
@@ -263,3 +246,20 @@ def _round_events(t: str, rnd: dict, ids: dict[str, str]) -> list[Any]:
                 )
             )
     return events
+
+
+def _board_result(r: int, match: dict, number: int, board: dict | None) -> tuple[str, str, str, str | None]:
+    """(code White-Black, White's name, Black's name, reason) of board ``number`` of ``match``:
+    the PGN game, or the decision of ``FORFEITED_BOARDS`` for a board the PGN does not hold."""
+    where = f"round {r} table {match['table']} {match['home']} v {match['away']} board {number}"
+    if board is None:
+        if (r, match["table"], number) not in FORFEITED_BOARDS:
+            raise ValueError(f"{where}: missing from the PGN and no decision in FORFEITED_BOARDS")
+        return FORFEITED_BOARDS[(r, match["table"], number)], "", "", "board missing from the PGN: forfeit (docs/data-chennai-2022.md)"
+    if (board["white"]["team"] == match["home"]) != home_is_white(number):
+        raise ValueError(f"{where}: the home team is not White on the odd boards (R-D4)")
+    if board["result"] not in _PGN_CODES:
+        raise ValueError(f"{where}: {board['result']!r} is not a PGN result")
+    code = _PGN_CODES[board["result"]]
+    reason = "0-0 in the PGN: the game was not played (double forfeit)" if code == "-/-" else None
+    return code, board["white"]["name"], board["black"]["name"], reason
