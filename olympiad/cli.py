@@ -7,3 +7,6 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, help="Olympiad tea
 
 # Command modules register themselves on ``app`` when imported.
 from olympiad import cmd_replay  # noqa: E402,F401
+from olympiad import cmd_serve  # noqa: E402,F401
+from olympiad import cmd_pairing  # noqa: E402,F401
+from olympiad import cmd_live  # noqa: E402,F401

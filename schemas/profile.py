@@ -66,9 +66,15 @@ class RuleProfile(BaseModel):
     pairing_order: Literal["standings", "mp-then-pairing-number"] = "standings"
     early_round_group_order: Literal["standings", "pairing-number"] = "standings"
     group_order: Literal["top-down", "median-first"] = "top-down"
+    # R-G3 [I]: which side of the median group is paired first; with the round-wide lookahead the side
+    # paired later gives up the pairings the median group needs (Samarkand 2026 round 2: "bottom-first").
+    median_sides: Literal["top-first", "bottom-first"] = "top-first"
     group_pairing: Literal["burstein-2008", "exchange-2022"] = "burstein-2008"
     fold_from_round: int = 3
     first_colour: Literal["white", "black"] = "white"
+    # R-C1 [I]: with no colour history, the higher-ranked team gets ``first_colour`` if its pairing number
+    # ("pairing-number", spec section 5) or its table number ("table", Samarkand 2026 evidence) is odd.
+    first_round_colours: Literal["pairing-number", "table"] = "pairing-number"
     colour_limits: Literal["soft", "absolute"] = "soft"
     # A match forfeited on every board is not a meeting and gives no colour (R-D7, A10).
     whole_forfeit_is_meeting: bool = False
@@ -116,6 +122,8 @@ OLYMPIAD_2022 = RuleProfile(
     pairing_order="mp-then-pairing-number",
     early_round_group_order="pairing-number",
     group_order="median-first",
+    median_sides="bottom-first",
+    first_round_colours="table",
     group_pairing="exchange-2022",
     fold_from_round=99,
     bye_ineligible_late_entry=True,

@@ -16,19 +16,18 @@ from projections.pairing.trace import Trace
 RULE = "spec R-B1, D.02 2022 art. 4"
 
 
-def choose_bye(entrants: list[Entrant], compat: Compat, trace: Trace) -> tuple[int | None, Mate]:
-    """``(place of the bye team or None, a perfect matching of the others)``.
+def choose_bye(entrants: list[Entrant], compat: Compat, trace: Trace, pair_rule: str = "spec R-P1 / D.02 6.1 (no rematch)") -> tuple[int | None, Mate]:
+    """``(place of the bye team or None, a perfect matching of the others)``; ``compat`` says who
+    may meet whom, ``pair_rule`` names that rule in errors.
 
     Raises ``NoLegalPairing`` naming the constraint: no eligible team, or no bye that leaves the others
-    pairable (or, with an even number, the teams cannot all be paired without a rematch).
+    pairable (or, with an even number, the teams cannot all be paired under ``pair_rule``).
     """
     places = [e.place for e in entrants]
     if len(places) % 2 == 0:
         mate = perfect_matching(places, compat)
         if mate is None:
-            raise NoLegalPairing(
-                f"spec R-P1 / D.02 6.1: the {len(places)} teams to pair cannot all be paired without a rematch"
-            )
+            raise NoLegalPairing(f"{pair_rule}: the {len(places)} teams to pair cannot all be paired")
         return None, mate
     passed = []
     for e in reversed(entrants):
@@ -43,4 +42,4 @@ def choose_bye(entrants: list[Entrant], compat: Compat, trace: Trace) -> tuple[i
         passed.append(f"{e.team_id} (the others could not all be paired)")
     if not any(not e.bye_block for e in entrants):
         raise NoLegalPairing(f"{RULE}: {len(places)} teams to pair and none may get the bye (each had a bye, a default win or entered late)")
-    raise NoLegalPairing(f"{RULE}: no eligible team's bye leaves the other {len(places) - 1} teams pairable without a rematch")
+    raise NoLegalPairing(f"{RULE}: no eligible team's bye leaves the other {len(places) - 1} teams pairable under {pair_rule}")

@@ -61,8 +61,8 @@ def limits_compatible(a: str, b: str) -> bool:
 
 
 def allocate(
-    higher: ColourHistory, lower: ColourHistory, higher_number: int, first_colour: str
-) -> tuple[str, str]:
+    higher: ColourHistory, lower: ColourHistory, parity_number: int, first_colour: str
+) -> tuple[str, str, str]:
     """Board-1 colour of the higher-ranked team of a pair, and the rule that decided it.
 
     First rule that decides (R-C2; D.02 2022 art. 7.3-7.6; for 2008 spec [I]):
@@ -72,22 +72,23 @@ def allocate(
        colour the other had then;
     4. the higher-ranked team alternates from its last colour (the lower-ranked one, if only it
        has one);
-    5. R-C1 (D.02 7.2): ``first_colour`` (drawn by lot) if the higher-ranked team's pairing number
-       is odd, the other colour if it is even.
-    Returns ``(colour of the higher-ranked team, rule text)``.
+    5. R-C1 (D.02 7.2): ``first_colour`` (drawn by lot) if ``parity_number`` is odd, the other
+       colour if it is even; ``parity_number`` is the higher-ranked team's pairing number or the
+       table number (profile switch ``first_round_colours``).
+    Returns ``(colour of the higher-ranked team, rule reference, reason)``.
     """
     white_fits = higher.may_receive(WHITE) and lower.may_receive(BLACK)
     black_fits = higher.may_receive(BLACK) and lower.may_receive(WHITE)
     if white_fits != black_fits:
-        return (WHITE if white_fits else BLACK), "R-C2(1) colour limit, D.02 7.3"
+        return (WHITE if white_fits else BLACK), "spec R-C2(1), D.02 2022 art. 7.3", "colour limit"
     if higher.difference != lower.difference:
-        return (BLACK if higher.difference > lower.difference else WHITE), "R-C2(2) equalisation, D.02 7.5.1"
+        return (BLACK if higher.difference > lower.difference else WHITE), "spec R-C2(2), D.02 2022 art. 7.5.1", "equalisation"
     for own, other in zip(reversed(higher.by_round), reversed(lower.by_round)):
         if own is not None and other is not None and own != other:
-            return other, "R-C2(3) alternation, D.02 7.6"
+            return other, "spec R-C2(3), D.02 2022 art. 7.6", "alternation"
     if higher.last is not None:
-        return opposite(higher.last), "R-C2(4) higher-ranked team alternates, D.02 7.6"
+        return opposite(higher.last), "spec R-C2(4), D.02 2022 art. 7.6", "the higher-ranked team alternates"
     if lower.last is not None:
-        return lower.last, "R-C2(4) lower-ranked team alternates, D.02 7.6"
-    colour = first_colour if higher_number % 2 else opposite(first_colour)
-    return colour, "R-C1 lot and pairing-number parity, D.02 7.2"
+        return lower.last, "spec R-C2(4), D.02 2022 art. 7.6", "the lower-ranked team alternates"
+    colour = first_colour if parity_number % 2 else opposite(first_colour)
+    return colour, "spec R-C1, D.02 2022 art. 7.2", f"lot, parity of {parity_number}"

@@ -15,7 +15,11 @@ from schemas.profile import RuleProfile
 
 
 class Constraints:
-    """The pair rules of one round over entrants given by their place in the pairing order."""
+    """The pair rules of one round over entrants given by their place in the pairing order.
+
+    ``may_meet(a, b)``: the two may be paired at all (R-P1; plus R-C3 when absolute);
+    ``within_limits(a, b)``: they may, and some board-1 colour keeps both inside R-C3.
+    """
 
     def __init__(self, entrants: list[Entrant], profile: RuleProfile):
         self.entrants = entrants
@@ -29,6 +33,13 @@ class Constraints:
         else:
             self.may_meet = lambda a, b: a != b and b not in met[a]
         self.within_limits = lambda a, b: a != b and b not in met[a] and limits_compatible(allowed[a], allowed[b])
+
+    @property
+    def rule(self) -> str:
+        """The pair rules in force, for error messages."""
+        if self.absolute:
+            return "spec R-P1, R-C3 / D.02 6.1, 7.3 (no rematch; colour limits absolute)"
+        return "spec R-P1 / D.02 6.1 (no rematch)"
 
     def limits_bind(self, places: list[int]) -> bool:
         """True if some team among ``places`` cannot receive both colours (R-C3 could decide)."""

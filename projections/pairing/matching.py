@@ -20,6 +20,7 @@ import networkx as nx
 
 Compat = Callable[[int, int], bool]
 Mate = dict[int, int]
+_REPAIR_LIMIT = 16  # exposed nodes the 2-step repair tries; more is not a dense graph: networkx
 
 
 def perfect_matching(nodes: Sequence[int], compat: Compat, hint: Mapping[int, int] | None = None) -> Mate | None:
@@ -67,8 +68,9 @@ def best_kept(
     outer = perfect_matching(rest, compat, hint)
     if outer is not None:
         # ``inner`` is a maximum matching of the kept pairs: no perfect matching keeps more.
+        kept_pairs = len(inner) // 2
         inner.update(outer)
-        return len(inner) - len(outer) >> 1, inner
+        return kept_pairs, inner
     inside = set(members)
     mate = _exact(nodes, lambda a, b: ((2 if a in inside and b in inside and kept(a, b) else 1) if compat(a, b) else 0))
     if len(mate) < len(nodes):
@@ -112,9 +114,6 @@ def _repair(nodes: Sequence[int], compat: Compat, mate: Mate) -> None:
         u, x, v, y = found
         mate[u], mate[x], mate[v], mate[y] = x, u, y, v
         exposed = [w for w in exposed if w not in mate]
-
-
-_REPAIR_LIMIT = 16
 
 
 def _alternation(exposed: list[int], matched: list[int], compat: Compat, mate: Mate) -> tuple[int, int, int, int] | None:
@@ -161,7 +160,7 @@ class GroupPlan:
         self._kept = kept
         result = best_kept(self.remainder, sorted(self.group), compat, self.kept, hint)
         if result is None:
-            raise NoLegalPairing(f"the {len(self.remainder)} teams still to pair cannot all be paired without a rematch")
+            raise NoLegalPairing(f"the {len(self.remainder)} teams still to pair cannot all be paired")
         self.target, self.mate = result
 
     def kept(self, a: int, b: int) -> bool:

@@ -10,12 +10,12 @@
 - Group order: ``"top-down"`` (2008, R-G2), or ``"median-first"`` (R-G3, D.02 6.4): from the top
   group down to the one above the median group, from the bottom group up to the one below it,
   the median group last. The median team is the middle one of the teams to pair, the lower of
-  the two middle ones when their number is even.
+  the two middle ones when their number is even. ``median_sides`` says which side goes first
+  (spec R-G3 [I]; see ``docs/pairing-fidelity.md``, Samarkand 2026 round 2).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 
 from projections.history import History
 from projections.standings import compute_standings
@@ -61,24 +61,29 @@ class GroupStep:
     adjacent: tuple[int, ...]
 
 
-def score_groups(scores: list[int]) -> list[tuple[int, tuple[int, ...]]]:
-    """Score groups of teams given by their pairing scores in pairing order (places 0..n-1):
-    ``[(score, places)]`` from the highest score down."""
+def score_groups(entries: list[tuple[int, int]]) -> list[tuple[int, tuple[int, ...]]]:
+    """Score groups of ``entries`` = ``(place, pairing score)`` in pairing order:
+    ``[(score, places)]`` from the highest score down (R-G1, D.02 6.3)."""
     groups: dict[int, list[int]] = {}
-    for place, s in enumerate(scores):
+    for place, s in entries:
         groups.setdefault(s, []).append(place)
     return [(s, tuple(groups[s])) for s in sorted(groups, reverse=True)]
 
 
-def median_score(scores: list[int]) -> int:
-    """The median group's score (R-G3, D.02 6.4): the score of the team at place n // 2 of the n
-    teams to pair, i.e. the lower of the two middle teams when n is even."""
-    return scores[len(scores) // 2]
+def median_score(entries: list[tuple[int, int]]) -> int:
+    """The median group's score (R-G3, D.02 6.4): the score of the team at index n // 2 of the
+    n ``(place, score)`` entries to pair, i.e. the lower of the two middle teams when n is even."""
+    return entries[len(entries) // 2][1]
 
 
-def processing_order(scores: list[int], group_order: str) -> list[GroupStep]:
-    """The score groups of ``scores`` (pairing scores in pairing order) in the order they are paired."""
-    groups = score_groups(scores)
+def processing_order(entries: list[tuple[int, int]], group_order: str, median_sides: str = "top-first") -> list[GroupStep]:
+    """The score groups of ``entries`` (``(place, pairing score)`` in pairing order, the bye left
+    out) in the order they are paired. ``median_sides`` (median-first only): ``"top-first"`` pairs
+    the groups above the median group before those below it (the text of D.02 6.4),
+    ``"bottom-first"`` the other way round; either way each side moves towards the median group."""
+    if not entries:
+        return []
+    groups = score_groups(entries)
     if group_order == "top-down":
         return [
             GroupStep(s, members, DOWN, groups[i + 1][1] if i + 1 < len(groups) else ())
@@ -86,19 +91,15 @@ def processing_order(scores: list[int], group_order: str) -> list[GroupStep]:
         ]
     if group_order != "median-first":
         raise ValueError(f"unknown group order {group_order!r}")
-    median = median_score(scores)
+    median = median_score(entries)
     members_of = dict(groups)
     above = [s for s, _ in groups if s > median]
     below = sorted(s for s, _ in groups if s < median)
     steps = []
-    for side, direction in ((above, DOWN), (below, UP)):
+    sides = ((above, DOWN), (below, UP)) if median_sides == "top-first" else ((below, UP), (above, DOWN))
+    for side, direction in sides:
         for i, s in enumerate(side):
             nxt = side[i + 1] if i + 1 < len(side) else median
             steps.append(GroupStep(s, members_of[s], direction, members_of[nxt]))
     steps.append(GroupStep(median, members_of[median], DOWN, ()))
     return steps
-
-
-def group_label(score: int | Decimal, accelerated: bool) -> str:
-    """Human label of a score group for the trace ("4 MP", "2 (pairing score)")."""
-    return f"{score} (pairing score)" if accelerated else f"{score} MP"

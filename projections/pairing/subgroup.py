@@ -31,8 +31,7 @@ def pair_subgroup(
     names = cons.names
     if method == "split":
         s1, s2 = split_halves(arranged)
-        in_s1 = set(s1)
-        cross = lambda a, b: kept(a, b) and ((a in in_s1) != (b in in_s1))  # noqa: E731
+        cross = _across(kept, set(s1))
         bipartite = perfect_matching(arranged, cross, witness)
         if bipartite is None:
             trace.add(RULES["split"], tuple(names[p] for p in arranged),
@@ -70,3 +69,10 @@ def pair_subgroup(
         remaining.remove(c)
         del witness[first], witness[c]
     return pairs
+
+
+def _across(kept: Compat, s1: set[int]) -> Compat:
+    """``kept`` restricted to pairs with one team in S1 and one in S2."""
+    def cross(a: int, b: int) -> bool:
+        return (a in s1) != (b in s1) and kept(a, b)
+    return cross

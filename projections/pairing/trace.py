@@ -20,6 +20,7 @@ class TraceLine:
     text: str
 
     def render(self) -> str:
+        """``[rule] text``."""
         return f"[{self.rule}] {self.text}"
 
 
@@ -32,10 +33,6 @@ class Trace:
     def add(self, rule: str, teams: tuple[str, ...] | list[str], text: str) -> None:
         """Record one decision."""
         self.lines.append(TraceLine(rule, tuple(teams), text))
-
-    def render(self) -> tuple[str, ...]:
-        """All lines as text, in decision order."""
-        return tuple(line.render() for line in self.lines)
 
 
 def explain(lines: tuple[TraceLine, ...], team: str) -> list[str]:

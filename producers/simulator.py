@@ -1,0 +1,180 @@
+"""Simulated tournaments: rated teams, Elo-based board results, the engine's own pairings.
+
+``simulate(SimulationSpec(...))`` returns the event list of a whole tournament, the same events a
+real one produces (``TournamentCreated``, ``TeamRegistered``, then per round ``TeamWithdrawn``,
+``RoundPaired`` from ``projections.pairing.propose_pairing``, and ``BoardResultRecorded`` /
+``MatchForfeited``), so ``olympiad replay`` reads its log. Everything random comes from one
+``random.Random(seed)``: the same spec gives the same events.
+
+Board results: White's expected score E = 1 / (1 + 10 ** ((Rb - Rw - white_edge) / 400)); a
+draw has probability ``draw_rate * 2 * min(E, 1 - E)``, the rest is split to keep E. Small rates
+of board forfeits, whole-match forfeits, absences (a team not paired that round) and withdrawals.
+The helpers ``new_tournament``, ``publish``, ``record_match`` build hand-written tournaments
+(tests, examples) from the same events.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Iterable
+
+from processors.tournament import TournamentState
+from projections.history import build_history
+from projections.pairing import NoLegalPairing, Pairing, propose_pairing
+from schemas.events import (
+    BoardResultRecorded,
+    MatchForfeited,
+    Player,
+    RoundPaired,
+    TeamRegistered,
+    TeamWithdrawn,
+    TournamentCreated,
+)
+from schemas.profile import RuleProfile
+
+
+@dataclass(frozen=True)
+class SimulationSpec:
+    """What to simulate. Rates are probabilities: ``draw_rate`` scales the draw chance of a board,
+    ``board_forfeit_rate`` per board, ``match_forfeit_rate`` per match (one side absent at the
+    board: a default win, not a meeting, R-D7), ``absence_rate`` per team and round (not paired),
+    ``withdrawal_rate`` per team and tournament."""
+
+    teams: int
+    rounds: int
+    seed: int
+    profile: RuleProfile
+    tournament_id: str = "simulated"
+    draw_rate: float = 0.35
+    board_forfeit_rate: float = 0.005
+    match_forfeit_rate: float = 0.005
+    absence_rate: float = 0.01
+    withdrawal_rate: float = 0.01
+    white_edge: int = 35
+
+
+@dataclass
+class Simulation:
+    """The events of a simulated tournament, its final state, and why it stopped early (if it did:
+    ``stopped`` says why, ``stopped_absent`` lists the teams absent in the round that could not be paired)."""
+
+    events: list[Any]
+    state: TournamentState
+    stopped: str = ""
+    stopped_absent: tuple[str, ...] = ()
+
+
+def new_tournament(
+    profile: RuleProfile, ratings: Iterable[int], tournament_id: str = "t", *, numbered: bool = True
+) -> tuple[TournamentState, list[Any]]:
+    """A tournament of teams ``T1``, ``T2`` ... whose five players are rated around each rating.
+
+    ``numbered``: register with pairing numbers 1..N in the given order (an official start list);
+    otherwise R-I1 seeding numbers them. Returns the state and the events applied.
+    """
+    events: list[Any] = [TournamentCreated(event_id=f"{tournament_id}/created", tournament_id=tournament_id, name=tournament_id, profile=profile)]
+    for i, rating in enumerate(ratings, start=1):
+        players = tuple(Player(board_order=b, name=f"T{i} player {b}", rating=max(1000, rating + 40 - 20 * b)) for b in range(1, 6))
+        events.append(TeamRegistered(event_id=f"{tournament_id}/team/T{i}", tournament_id=tournament_id, team_id=f"T{i}", name=f"Team {i:04d}",
+                                     federation=f"F{i:03d}", players=players, pairing_number=i if numbered else None))
+    state = TournamentState()
+    for e in events:
+        state.apply(e)
+    return state, events
+
+
+def publish(state: TournamentState, pairing: Pairing, absent: Iterable[str] = ()) -> RoundPaired:
+    """Publish ``pairing`` as the round's ``RoundPaired`` (unchanged) and apply it to ``state``."""
+    event = RoundPaired(event_id=f"{state.tournament_id}/r{pairing.round}/pairing", tournament_id=state.tournament_id or "",
+                        round=pairing.round, tables=pairing.tables, bye=pairing.bye, absent=tuple(sorted(set(absent) | set(pairing.absent))),
+                        note=f"engine pairing, profile {pairing.profile}")
+    state.apply(event)
+    return event
+
+
+def board_codes(home_gp: Decimal | float | str, boards: int = 4) -> list[str]:
+    """Board result codes (White-Black, home White on odd boards, R-D4) giving the home team
+    ``home_gp`` game points: home wins the first boards, then a draw if a half is left."""
+    home = Decimal(str(home_gp))
+    wins = int(home)
+    draw = home - wins == Decimal("0.5")
+    codes = []
+    for board in range(1, boards + 1):
+        if board <= wins:
+            own = "1"
+        elif board == wins + 1 and draw:
+            own = "="
+        else:
+            own = "0"
+        if own == "=":
+            codes.append("1/2-1/2")
+        elif (own == "1") == (board % 2 == 1):
+            codes.append("1-0")
+        else:
+            codes.append("0-1")
+    return codes
+
+
+def record_match(state: TournamentState, rnd: int, table: int, home_gp: Decimal | float | str) -> list[BoardResultRecorded]:
+    """Record the match at ``table`` of round ``rnd`` as ``home_gp`` to the home team; applies and
+    returns the board events."""
+    out = []
+    for board, code in enumerate(board_codes(home_gp, state.profile.boards), start=1):
+        e = BoardResultRecorded(event_id=f"{state.tournament_id}/r{rnd}/t{table}/b{board}", tournament_id=state.tournament_id or "",
+                                round=rnd, table=table, board=board, result=code)
+        state.apply(e)
+        out.append(e)
+    return out
+
+
+def simulate(spec: SimulationSpec) -> Simulation:
+    """Run the whole tournament of ``spec``; stops early (``Simulation.stopped`` says why) when
+    the engine finds no legal pairing for a round."""
+    rng = random.Random(spec.seed)
+    ratings = sorted((int(rng.gauss(2150, 280)) for _ in range(spec.teams)), reverse=True)
+    state, events = new_tournament(spec.profile, ratings, spec.tournament_id, numbered=False)
+    team_rating = {f"T{i}": r for i, r in enumerate(ratings, start=1)}
+    leaving = {t: rng.randint(2, spec.rounds) for t in sorted(state.teams) if rng.random() < spec.withdrawal_rate}
+    stopped, stopped_absent = "", ()
+    for rnd in range(1, spec.rounds + 1):
+        for team in sorted(t for t, r in leaving.items() if r == rnd):
+            e = TeamWithdrawn(event_id=f"{spec.tournament_id}/r{rnd}/withdrawn/{team}", tournament_id=spec.tournament_id, team_id=team,
+                              from_round=rnd, reason="simulated withdrawal")
+            state.apply(e)
+            events.append(e)
+        active = [t for t in sorted(state.teams) if t not in state.withdrawn]
+        absent = [t for t in active if rng.random() < spec.absence_rate]
+        try:
+            pairing = propose_pairing(build_history(state, rnd - 1), spec.profile, rnd, absent)
+        except NoLegalPairing as exc:
+            stopped, stopped_absent = f"round {rnd} cannot be paired: {exc}", tuple(absent)
+            break
+        events.append(publish(state, pairing, absent))
+        for t in pairing.tables:
+            events.extend(_play(state, spec, rng, rnd, t.table, team_rating[t.home], team_rating[t.away], t.home))
+    return Simulation(events, state, stopped, stopped_absent)
+
+
+def _play(state: TournamentState, spec: SimulationSpec, rng: random.Random, rnd: int, table: int, home: int, away: int, home_id: str) -> list[Any]:
+    tid = spec.tournament_id
+    if rng.random() < spec.match_forfeit_rate:
+        winner = home_id if rng.random() < 0.5 else state.tables[(rnd, table)].away
+        e = MatchForfeited(event_id=f"{tid}/r{rnd}/t{table}/forfeit", tournament_id=tid, round=rnd, table=table, winner=winner,
+                           reason="simulated: a team did not arrive")
+        state.apply(e)
+        return [e]
+    out = []
+    for board in range(1, state.profile.boards + 1):
+        white, black = (home, away) if board % 2 else (away, home)
+        if rng.random() < spec.board_forfeit_rate:
+            code = "+/-" if rng.random() < 0.5 else "-/+"
+        else:
+            expected = 1 / (1 + 10 ** ((black - white - spec.white_edge) / 400))
+            p_draw = spec.draw_rate * 2 * min(expected, 1 - expected)
+            x = rng.random()
+            code = "1-0" if x < expected - p_draw / 2 else ("1/2-1/2" if x < expected + p_draw / 2 else "0-1")
+        e = BoardResultRecorded(event_id=f"{tid}/r{rnd}/t{table}/b{board}", tournament_id=tid, round=rnd, table=table, board=board, result=code)
+        state.apply(e)
+        out.append(e)
+    return out

@@ -1,0 +1,32 @@
+"""``olympiad simulate``, ``olympiad pair`` and ``olympiad check`` end to end on a simulated log."""
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from olympiad.cli import app
+from schemas.events import PairingProposed, parse_event
+
+runner = CliRunner()
+
+
+def test_simulate_pair_check(tmp_path) -> None:
+    log = tmp_path / "sim.jsonl.gz"
+    result = runner.invoke(app, ["simulate", "--teams", "12", "--rounds", "4", "--seed", "7", "--profile", "olympiad-2008", "--out", str(log)])
+    assert result.exit_code == 0, result.output
+    assert "4 of 4 rounds" in result.output
+    assert runner.invoke(app, ["replay", str(log)]).exit_code == 0
+    paired = runner.invoke(app, ["pair", str(log), "--round", "3", "--explain", "T1", "--compare"])
+    assert paired.exit_code == 0, paired.output
+    assert "why T1:" in paired.output and "6/6 pairs identical (100.0 %)" in paired.output
+    checked = runner.invoke(app, ["check", str(log), "--round", "4"])
+    assert checked.exit_code == 0 and "no rule violated" in checked.output, checked.output
+    as_json = runner.invoke(app, ["pair", str(log), "--round", "2", "--json"])
+    assert isinstance(parse_event(as_json.stdout), PairingProposed)
+
+
+def test_pair_refuses_an_unknown_team_and_a_missing_round(tmp_path) -> None:
+    log = tmp_path / "sim.jsonl"
+    assert runner.invoke(app, ["simulate", "--teams", "9", "--rounds", "2", "--out", str(log)]).exit_code == 0
+    assert runner.invoke(app, ["pair", str(log), "--round", "2", "--explain", "NOPE"]).exit_code == 2
+    assert runner.invoke(app, ["pair", str(log), "--round", "5"]).exit_code == 2
+    assert runner.invoke(app, ["check", str(log), "--round", "3"]).exit_code == 2
