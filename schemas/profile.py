@@ -50,10 +50,9 @@ class RuleProfile(BaseModel):
     boards: int = 4
     reserves: int = 1
     rounds: int = 11
-    # --- scoring (R-D2, R-D3, R-D8, R-D9)
+    # --- scoring (R-D2, R-D3, R-D9); a forfeited match (R-D8) is four forfeited boards: 4 GP, 2 MP
     match_points: MatchPointScale = MatchPointScale()
     bye_award: Award = Award(mp=1, gp=2)
-    forfeit_win_award: Award = Award(mp=2, gp=4)
     # --- standings (R-T1..R-T5, spec README "Standings as published at Samarkand 2026")
     tiebreaks: tuple[TieBreak, ...] = ("OSB-C1", "BH-C1", "GP")
     unplayed: UnplayedPolicy = "virtual-opponent"
