@@ -117,9 +117,24 @@ class TokenStore:
                                 .order_by(tokens_table.c.issued_at)).all()
         return [(self._terminal(r), r.revoked) for r in rows]
 
-    def authorize(self, token: str | None, tournament_id: str, table: int | None) -> Terminal:
-        """The terminal allowed to write to ``table`` (None: a tournament-wide action) of
-        ``tournament_id`` with ``token``. Raises ``Refused`` (401/403) otherwise."""
+    def authorize(self, token: str | None, tournament_id: str, table: int) -> Terminal:
+        """The terminal allowed to write to ``table`` of ``tournament_id`` with ``token``.
+        Raises ``Refused`` (401/403) otherwise."""
+        terminal = self._holder(token, tournament_id)
+        if terminal.tables is not None and table not in terminal.tables:
+            raise Refused(403, f"terminal {terminal.terminal_id!r} may enter results for {terminal.scope_text()} "
+                               f"only; table {table} is outside its scope")
+        return terminal
+
+    def authorize_chief(self, token: str | None, tournament_id: str) -> Terminal:
+        """The chief arbiter, for issuing and revoking tokens. Raises ``Refused`` (401/403) otherwise."""
+        terminal = self._holder(token, tournament_id)
+        if not terminal.chief:
+            raise Refused(403, f"terminal {terminal.terminal_id!r} is not the chief arbiter: only the chief "
+                               "arbiter's token issues and revokes terminal tokens")
+        return terminal
+
+    def _holder(self, token: str | None, tournament_id: str) -> Terminal:
         if token is None:
             raise Refused(401, "no terminal token: writes need 'Authorization: Bearer <token>' with a token "
                                "issued by the chief arbiter (reading is public)")
@@ -131,20 +146,6 @@ class TokenStore:
         if terminal.tournament_id != tournament_id:
             raise Refused(403, f"terminal {terminal.terminal_id!r} is registered for tournament "
                                f"{terminal.tournament_id!r}, not {tournament_id!r}")
-        if table is None and terminal.tables is not None:
-            raise Refused(403, f"terminal {terminal.terminal_id!r} may only enter results for {terminal.scope_text()}; "
-                               "this action needs a tournament-wide token")
-        if table is not None and terminal.tables is not None and table not in terminal.tables:
-            raise Refused(403, f"terminal {terminal.terminal_id!r} may enter results for {terminal.scope_text()} "
-                               f"only; table {table} is outside its scope")
-        return terminal
-
-    def authorize_chief(self, token: str | None, tournament_id: str) -> Terminal:
-        """The chief arbiter, for issuing and revoking tokens. Raises ``Refused`` (401/403) otherwise."""
-        terminal = self.authorize(token, tournament_id, None)
-        if not terminal.chief:
-            raise Refused(403, f"terminal {terminal.terminal_id!r} is not the chief arbiter: only the chief "
-                               "arbiter's token issues and revokes terminal tokens")
         return terminal
 
     # ------------------------------------------------------------------ rows

@@ -42,8 +42,8 @@ class Snapshot:
 class StandingsUpdate:
     """One push to the stream: the standings after ``round`` and what changed since the last push.
 
-    ``rows`` are the standings rows in rank order without the per-opponent breakdown (the
-    ``StandingRow.as_dict`` form less ``breakdown``; fetch ``/standings/{round}`` for it);
+    ``rows`` are the standings rows in rank order, each ``STREAM_FIELDS`` of the
+    ``StandingRow.as_dict`` form (fetch ``/standings/{round}`` for the breakdown);
     ``matches`` the ``views.match_view`` of each table written since the previous update;
     ``caused_by`` the ids of the events accepted since then (empty for a snapshot).
     """
@@ -65,9 +65,12 @@ class StandingsUpdate:
         }
 
 
+STREAM_FIELDS = ("rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks")
+
+
 def compact_rows(standings: RoundStandings) -> list[dict[str, Any]]:
-    """The standings rows of ``standings`` without their breakdown (what the stream carries)."""
-    return [{k: v for k, v in row.items() if k != "breakdown"} for row in standings.document["rows"]]
+    """The standings rows of ``standings`` as the stream carries them (``STREAM_FIELDS`` only)."""
+    return [{k: row[k] for k in STREAM_FIELDS} for row in standings.document["rows"]]
 
 
 class Backend(Protocol):

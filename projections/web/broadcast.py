@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 QUEUE_SIZE = 8  # messages kept per subscriber before the oldest are dropped
+KEEPALIVE = b": keep-alive\n\n"  # an SSE comment: keeps idle connections open through proxies
 
 
 def sse_message(event: str, data: Any, event_id: int | None = None) -> bytes:
@@ -46,6 +47,12 @@ class Broadcaster:
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(message)
+
+    def ping(self) -> None:
+        """Queue ``KEEPALIVE`` for every subscriber with nothing queued."""
+        for queue in self._queues:
+            if queue.empty():
+                queue.put_nowait(KEEPALIVE)
 
     def close(self) -> None:
         """End every subscriber's stream (server shutdown): each queue gets ``None``."""

@@ -47,7 +47,6 @@ class RoundInfo(BaseModel):
     tables: int
     tables_complete: int
     complete: bool
-    standings_digest: Optional[str] = Field(None, description="SHA-256 of the canonical standings after the round")
 
 
 class Board(BaseModel):

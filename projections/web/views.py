@@ -4,7 +4,7 @@ pages, and which tie-break separates two teams. Plain dicts shaped as ``projecti
 Everything is read from the core: match scores from ``TournamentState.match`` (R-D2, R-D3),
 colours from ``processors.scoring.home_is_white`` (R-D4), team rounds from
 ``projections.history``, standings values and breakdowns from the standings documents. Points are
-decimal strings ("2.5"). Lookups of what does not exist raise ``LookupError`` with a message.
+decimal strings ("2.5"). Lookups of what does not exist raise ``NotFound`` with a message.
 """
 from __future__ import annotations
 
@@ -50,24 +50,29 @@ def tournament_view(snap: Snapshot) -> dict[str, Any]:
 
 
 def rounds_view(snap: Snapshot) -> list[dict[str, Any]]:
-    """Every paired round: tables, how many have all their boards, and whether it is complete."""
+    """Every paired round: tables, how many have all their boards, and whether it is complete
+    (the standings digest of a round is in ``standings_view``)."""
     state = snap.state
     out = []
     for rnd, pairing in sorted(state.rounds.items()):
         done = sum(1 for t in pairing.tables if state.match(rnd, t.table).complete)
         out.append({"round": rnd, "tables": len(pairing.tables), "tables_complete": done,
-                    "complete": done == len(pairing.tables), "standings_digest": snap.standings[rnd].digest
-                    if rnd in snap.standings else None})
+                    "complete": done == len(pairing.tables)})
     return out
 
 
-def _table(state: TournamentState, rnd: int, table: int):
+class NotFound(LookupError):
+    """A round, table, team or standings that does not exist (HTTP 404)."""
+
+
+def paired_table(state: TournamentState, rnd: int, table: int):
+    """The ``Table`` (home, away) of round ``rnd``'s table ``table``; raises ``NotFound``."""
     if rnd not in state.rounds:
-        raise LookupError(f"round {rnd} has not been paired (paired: {sorted(state.rounds) or 'none'})")
+        raise NotFound(f"round {rnd} has not been paired (paired: {sorted(state.rounds) or 'none'})")
     try:
         return state.tables[(rnd, table)]
     except KeyError:
-        raise LookupError(f"round {rnd} has no table {table} (tables 1..{len(state.rounds[rnd].tables)})") from None
+        raise NotFound(f"round {rnd} has no table {table} (tables 1..{len(state.rounds[rnd].tables)})") from None
 
 
 def match_view(state: TournamentState, refs: Mapping[str, dict], rnd: int, table: int) -> dict[str, Any]:
@@ -76,7 +81,7 @@ def match_view(state: TournamentState, refs: Mapping[str, dict], rnd: int, table
     Boards list White and Black as team ids (the home team has White on boards 1 and 3, R-D4),
     the result code (White-Black) and the id of the event that set it (None if not in yet).
     """
-    t = _table(state, rnd, table)
+    t = paired_table(state, rnd, table)
     m = state.match(rnd, table)
     boards = []
     for b in range(1, state.profile.boards + 1):
@@ -94,7 +99,7 @@ def pairings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
     """The pairing of round ``rnd`` with live match scores, the bye and absent teams."""
     state = snap.state
     if rnd not in state.rounds:
-        raise LookupError(f"round {rnd} has not been paired (paired: {sorted(state.rounds) or 'none'})")
+        raise NotFound(f"round {rnd} has not been paired (paired: {sorted(state.rounds) or 'none'})")
     refs = team_refs(state)
     pairing = state.rounds[rnd]
     tables = [match_view(state, refs, rnd, t.table) for t in sorted(pairing.tables, key=lambda t: t.table)]
@@ -105,7 +110,7 @@ def pairings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
 def preview_view(state: TournamentState, rnd: int, table: int, entered: Mapping[int, str]) -> dict[str, Any]:
     """The match score a table would have with ``entered`` ({board: code}) over its stored results,
     folded by ``processors.scoring.fold_match``. Nothing is stored."""
-    t = _table(state, rnd, table)
+    t = paired_table(state, rnd, table)
     codes = {b: state.results[(rnd, table, b)][1] for b in range(1, state.profile.boards + 1)
              if (rnd, table, b) in state.results}
     codes.update(entered)
@@ -126,7 +131,7 @@ def _standings(snap: Snapshot, rnd: int):
     try:
         return snap.standings[rnd]
     except KeyError:
-        raise LookupError(f"no standings after round {rnd} (rounds with standings: {sorted(snap.standings) or 'none'})") from None
+        raise NotFound(f"no standings after round {rnd} (rounds with standings: {sorted(snap.standings) or 'none'})") from None
 
 
 def team_view(snap: Snapshot, team_id: str) -> dict[str, Any]:
@@ -134,7 +139,7 @@ def team_view(snap: Snapshot, team_id: str) -> dict[str, Any]:
     rank and MP in the standings after that round."""
     state = snap.state
     if team_id not in state.teams:
-        raise LookupError(f"unknown team {team_id!r}")
+        raise NotFound(f"unknown team {team_id!r}")
     refs = team_refs(state)
     team = state.teams[team_id]
     history = build_history(state, snap.last_round)
@@ -181,36 +186,33 @@ def compare_view(snap: Snapshot, rnd: int, a: str, b: str) -> dict[str, Any]:
     The criteria are taken in the standings order (R-T1: MP, then the profile's tie-breaks, all
     higher first; R-T5: teams equal on all of them share the place and the lower starting number is
     listed first). ``steps`` lists each criterion up to the deciding one; ``terms`` gives both
-    teams' per-round terms of the deciding tie-break (empty when MP or SNo decide).
+    teams' per-round terms of the deciding tie-break (empty when MP or SNo decide). Raises
+    ``NotFound`` for an unknown team or round, ``ValueError`` if ``a == b``.
     """
     st = _standings(snap, rnd)
     rows = {r["team_id"]: r for r in st.document["rows"]}
     for t in (a, b):
         if t not in rows:
-            raise LookupError(f"unknown team {t!r}")
+            raise NotFound(f"unknown team {t!r}")
     if a == b:
-        raise LookupError("pick two different teams")
+        raise ValueError("pick two different teams")
     tiebreaks = list(snap.state.profile.tiebreaks)
     ra, rb = rows[a], rows[b]
     steps = []
-    decided = None
     for (name, va), (_, vb) in zip(_criteria(ra, tiebreaks), _criteria(rb, tiebreaks)):
         steps.append({"criterion": name, "a": fmt_points(va), "b": fmt_points(vb), "equal": va == vb})
         if va != vb:
-            decided = (name, va, vb)
-            break
-    name, va, vb = decided  # SNo always differs
+            break  # starting numbers always differ, so some criterion decides
     ahead, behind = (ra, rb) if (va < vb if name == "SNo" else va > vb) else (rb, ra)
-    level = [s["criterion"] for s in steps[:-1]]
-    level_text = f"level on {', '.join(level)}; " if level else ""
+    level = ", ".join(s["criterion"] for s in steps[:-1])
     if name == "MP":
         why = f"{ahead['name']} has more match points ({ahead['mp']} to {behind['mp']}): MP decide first (R-T1)."
     elif name == "SNo":
-        why = (f"{level_text}equal on MP and every tie-break, the teams share place {ahead['rank']} (R-T5); "
-               f"{ahead['name']} is listed first only for its lower starting number ({ahead['pairing_number']}).")
+        why = (f"Equal on {level}, the teams share place {ahead['rank']} (R-T5); {ahead['name']} is listed "
+               f"first only for its lower starting number ({ahead['pairing_number']} to {behind['pairing_number']}).")
     else:
         definition = TIEBREAK_DEFINITIONS[name.removesuffix("-C1")][0] + (CUT_TEXT if name.endswith("-C1") else "")
-        why = (f"{level_text}{name} separates them: {ahead['name']} {ahead['tiebreaks'][name]} to "
+        why = (f"Level on {level}; {name} separates them: {ahead['name']} {ahead['tiebreaks'][name]} to "
                f"{behind['name']} {behind['tiebreaks'][name]}. {name} is {definition}.")
     terms = {} if name in ("MP", "SNo") else {a: _terms(ra, name), b: _terms(rb, name)}
     return {"round": rnd, "a": a, "b": b, "ahead": ahead["team_id"], "decided_by": name, "steps": steps,

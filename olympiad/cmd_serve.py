@@ -1,0 +1,71 @@
+"""``olympiad serve``: the live web app (scoreboard, result entry, API, standings stream) on the embedded store."""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+import typer
+import uvicorn
+from rich.console import Console
+
+from olympiad.cli import app
+from olympiad.cmd_replay import load_or_refuse, refuse
+from processors.tournament import RuleViolation
+from projections.store import EventStore
+from projections.web.app import create_app
+from projections.web.auth import TokenStore
+from projections.web.embedded import EmbeddedBackend, store_engine
+from projections.web.preload import through_round
+
+console = Console()
+
+
+@app.command()
+def serve(
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL of the event store (default: $DATABASE_URL, "
+                                     "else in-memory SQLite, lost at exit)"),
+    source: Optional[str] = typer.Option(None, "--source", help="events to load first: a shipped log name "
+                                         "(samarkand-2026-open), a data folder or an event log"),
+    rounds: Optional[int] = typer.Option(None, "--rounds", "-r", help="with --source: load rounds 1..N with their "
+                                         "results and the pairing of round N+1, whose results are left to enter"),
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+    port: int = typer.Option(8000, "--port", help="TCP port"),
+    chief_token: Optional[str] = typer.Option(None, "--chief-token", envvar="OLYMPIAD_CHIEF_TOKEN",
+                                              help="the chief arbiter's token (default: a new random one)"),
+) -> None:
+    """Serve the scoreboard (/), the result-entry page (/entry), the API (/docs) and the standings stream.
+
+    Prints the chief arbiter's token: with it, issue one token per terminal (POST
+    /api/tournaments/{id}/terminals) scoped to its tables.
+    """
+    engine = store_engine(db)
+    store = EventStore(engine=engine)
+    if source is not None:
+        events = load_or_refuse(source)
+        if rounds is not None:
+            events = through_round(events, rounds)
+        try:
+            result = store.append(events)
+        except RuleViolation as exc:
+            refuse(exc)
+        console.print(f"loaded {result.appended} events from {source} ({result.duplicates} already stored)")
+    tid = store.state.tournament_id
+    if tid is None:
+        refuse(ValueError("the store holds no tournament: give --source (or a --db that has one)"))
+    tokens = TokenStore(engine)
+    token = tokens.set_chief_token(tid, chief_token)
+    base = f"http://{host}:{port}"
+    console.print(f"[bold]{store.state.created.name}[/] ({tid}), last paired round {max(store.state.rounds, default=0)}",
+                  highlight=False)
+    console.print(f"chief arbiter token: {token}", highlight=False, soft_wrap=True)
+    console.print(f"scoreboard  {base}/\nentry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs",
+                  highlight=False, soft_wrap=True)
+    web = create_app(EmbeddedBackend(store), tokens)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:  # Ctrl-C / SIGTERM: end the streams, then stop
+            web.state.close_streams()
+            super().handle_exit(sig, frame)
+
+    Server(uvicorn.Config(web, host=host, port=port, log_level=os.environ.get("OLYMPIAD_LOG_LEVEL", "warning"),
+                          timeout_graceful_shutdown=5)).run()

@@ -1,0 +1,411 @@
+"""The HTTP app: a documented JSON API, a standings stream (SSE) and the scoreboard/entry pages.
+
+``create_app(backend, tokens)`` builds the FastAPI app over any ``Backend`` (embedded store now,
+Kafka later). Reading is public. Writes (board results, corrections, match forfeits) need a
+terminal token scoped to the table (``auth``); token management needs the chief arbiter's token.
+Every refusal answers with a ``models.Refusal`` body, and nothing is stored or published:
+
+- 401 no, unknown or revoked token; 403 a token used outside its scope;
+- 404 an unknown tournament, round, table or team;
+- 422 a body that does not fit the event schema (a result code that does not exist) or an event
+  that breaks a tournament rule (board 5, a second different result without a correction...);
+  ``field`` and ``rule`` name what is wrong.
+
+Pages: ``/`` scoreboard, ``/entry`` result entry, ``/teams/{team_id}`` team page; API docs at
+``/docs`` (OpenAPI at ``/openapi.json``).
+"""
+from __future__ import annotations
+
+import asyncio
+import uuid
+from contextlib import asynccontextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional
+
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+
+from processors.scoring import board_points
+from processors.tournament import RuleViolation
+from projections.web import views
+from projections.web.auth import Refused, TokenStore
+from projections.web.backend import Backend, StandingsUpdate, compact_rows
+from projections.web.broadcast import Broadcaster, sse_message
+from projections.web.models import (
+    Comparison, CorrectionIn, ForfeitIn, IssuedToken, Match, Pairings, Preview, PreviewIn, Refusal, ResultsIn,
+    RoundInfo, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
+)
+from schemas.events import RESULT_CODES, EventSchemaError, parse_event
+
+STATIC = Path(__file__).resolve().parent / "static"
+KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
+
+REFUSALS = {s: {"model": Refusal} for s in (401, 403, 404, 422)}
+READ_ERRORS = {404: {"model": Refusal}}
+
+
+class ApiError(Exception):
+    """A refusal with its HTTP status and ``Refusal`` fields."""
+
+    def __init__(self, status: int, detail: str, field: str | None = None, rule: str | None = None,
+                 event_id: str | None = None):
+        super().__init__(detail)
+        self.status = status
+        self.body = Refusal(detail=detail, field=field, rule=rule, event_id=event_id)
+
+
+def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
+    """The FastAPI app serving ``backend``'s tournament; ``tokens`` checks every write."""
+    hub = Broadcaster()
+    latest: dict[str, bytes] = {}  # the last standings message, sent first to every new subscriber
+    running: dict[str, asyncio.AbstractEventLoop] = {}
+
+    def publish(update: StandingsUpdate) -> None:
+        message = sse_message("standings", update.payload(), update.seq)
+        latest["message"] = message
+        hub.publish(message)
+
+    def snapshot_message() -> bytes | None:
+        with backend.read() as snap:
+            if snap.last_round == 0 or snap.last_round not in snap.standings:
+                return None
+            st = snap.standings[snap.last_round]
+            update = StandingsUpdate(snap.state.tournament_id, backend.seq, st.round, st.complete, st.digest,
+                                     compact_rows(st))
+        return sse_message("standings", update.payload(), update.seq)
+
+    async def keep_alive() -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE_S)
+            hub.ping()
+
+    def close_streams() -> None:
+        """End every open stream, from any thread: a server that is asked to stop calls it, as it
+        would otherwise wait for the streams to end."""
+        if "loop" in running:
+            running["loop"].call_soon_threadsafe(hub.close)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        running["loop"] = asyncio.get_running_loop()
+        await backend.start(publish)
+        message = await run_in_threadpool(snapshot_message)
+        if message is not None:
+            latest.setdefault("message", message)
+        pinger = asyncio.create_task(keep_alive(), name="stream-keep-alive")
+        yield
+        pinger.cancel()
+        hub.close()
+        await backend.stop()
+
+    app = FastAPI(
+        title="olympiad-events live",
+        version="1",
+        description=(
+            "Live standings and result entry of an Olympiad-style team Swiss. Reading is public; writes need "
+            "a terminal token issued by the chief arbiter (`Authorization: Bearer <token>`), scoped to tables. "
+            "Points are decimal strings in half-points; result codes are White-Black; the home team has White "
+            "on boards 1 and 3. Standings follow the rule profile of the tournament (MP, then its tie-breaks)."
+        ),
+        lifespan=lifespan,
+        openapi_tags=[
+            {"name": "read", "description": "public read models"},
+            {"name": "stream", "description": "server-sent events: standings after each accepted write"},
+            {"name": "write", "description": "result entry by terminals (token scoped to tables)"},
+            {"name": "terminals", "description": "terminal tokens, chief arbiter only"},
+        ],
+    )
+    app.state.hub = hub
+    app.state.close_streams = close_streams
+    bearer_scheme = HTTPBearer(auto_error=False, description="terminal token issued by the chief arbiter")
+
+    # ------------------------------------------------------------------ errors
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError):
+        return JSONResponse(exc.body.model_dump(), status_code=exc.status)
+
+    @app.exception_handler(Refused)
+    async def _refused(request: Request, exc: Refused):
+        body = Refusal(detail=exc.message, rule="terminal tokens")
+        return JSONResponse(body.model_dump(), status_code=exc.status)
+
+    @app.exception_handler(views.NotFound)
+    async def _not_found(request: Request, exc: views.NotFound):
+        return JSONResponse(Refusal(detail=str(exc)).model_dump(), status_code=404)
+
+    @app.exception_handler(RuleViolation)
+    async def _rule(request: Request, exc: RuleViolation):
+        body = Refusal(detail=str(exc), field=exc.field, rule=exc.rule, event_id=exc.event_id)
+        return JSONResponse(body.model_dump(), status_code=422)
+
+    @app.exception_handler(EventSchemaError)
+    async def _schema(request: Request, exc: EventSchemaError):
+        return JSONResponse(Refusal(detail=str(exc), field=exc.field, rule=exc.rule).model_dump(), status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _request(request: Request, exc: RequestValidationError):
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        return JSONResponse(Refusal(detail=f"{where}: {err['msg']}", field=where, rule="request schema").model_dump(),
+                            status_code=422)
+
+    # ------------------------------------------------------------------ helpers
+    def check_tournament(tid: str) -> None:
+        if backend.tournament_id is None or tid != backend.tournament_id:
+            raise views.NotFound(f"unknown tournament {tid!r} (served: {backend.tournament_id or 'none'})")
+
+    def token_of(cred: Optional[HTTPAuthorizationCredentials]) -> str | None:
+        return cred.credentials if cred else None
+
+    def event_id(given: str | None, tid: str, where: str, terminal: str) -> str:
+        return given or f"{tid}/{where}/{terminal}/{uuid.uuid4().hex[:12]}"
+
+    def now() -> str:
+        return datetime.now(timezone.utc).isoformat()
+
+    def write(events: list[Any], rnd: int, table: int, terminal: str) -> Written:
+        accepted = backend.submit(events)
+        with backend.read() as snap:
+            match = views.match_view(snap.state, views.team_refs(snap.state), rnd, table)
+        return Written(accepted=accepted, event_ids=[e.event_id for e in events], terminal_id=terminal, match=match)
+
+    # ------------------------------------------------------------------ reads
+    @app.get("/api/tournaments", response_model=list[Tournament], tags=["read"])
+    def tournaments() -> list[dict]:
+        """The tournaments served (one per backend)."""
+        with backend.read() as snap:
+            return [views.tournament_view(snap)] if snap.state.created else []
+
+    @app.get("/api/tournaments/{tid}", response_model=Tournament, responses=READ_ERRORS, tags=["read"])
+    def tournament(tid: str) -> dict:
+        """A tournament: name, rule profile, tie-break order, paired rounds, the live round."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return views.tournament_view(snap)
+
+    @app.get("/api/tournaments/{tid}/rounds", response_model=list[RoundInfo], responses=READ_ERRORS, tags=["read"])
+    def rounds(tid: str) -> list[dict]:
+        """Every paired round with its progress."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return views.rounds_view(snap)
+
+    @app.get("/api/tournaments/{tid}/rounds/{rnd}/pairings", response_model=Pairings, responses=READ_ERRORS, tags=["read"])
+    def pairings(tid: str, rnd: int) -> dict:
+        """The pairing of a round with live board-by-board results and match scores."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return views.pairings_view(snap, rnd)
+
+    @app.get("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}", response_model=Match, responses=READ_ERRORS,
+             tags=["read"])
+    def match(tid: str, rnd: int, table: int) -> dict:
+        """One table of a round: teams, boards with colours and results, match score."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return views.match_view(snap.state, views.team_refs(snap.state), rnd, table)
+
+    @app.post("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}/preview", response_model=Preview,
+              responses=REFUSALS, tags=["read"])
+    def preview(tid: str, rnd: int, table: int, body: PreviewIn) -> dict:
+        """The match score the table would have with these board results over the stored ones.
+        Stores nothing (the entry page shows it while the arbiter types)."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            boards = snap.state.profile.boards
+            for b in body.boards:
+                if b.result not in RESULT_CODES:
+                    raise ApiError(422, f"board {b.board}: {b.result!r} is not a result code; use one of "
+                                        f"{', '.join(RESULT_CODES)}", field="result", rule="result codes")
+                if not 1 <= b.board <= boards:
+                    raise ApiError(422, f"board {b.board} does not exist in a {boards}-board match", field="board",
+                                   rule="R-D1 boards 1..4")
+            return views.preview_view(snap.state, rnd, table, {b.board: b.result for b in body.boards})
+
+    @app.get("/api/tournaments/{tid}/standings", response_model=Standings, responses=READ_ERRORS, tags=["read"])
+    def standings_live(tid: str) -> dict:
+        """The standings after the last paired round (live while it is played)."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return views.standings_view(snap, snap.last_round)
+
+    @app.get("/api/tournaments/{tid}/standings/{rnd}", response_model=Standings, responses=READ_ERRORS, tags=["read"])
+    def standings(tid: str, rnd: int) -> dict:
+        """The standings after round ``rnd`` as they stood when the next round was paired: MP, every
+        tie-break value with its per-opponent breakdown (cut element marked), GP, and the digest."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return views.standings_view(snap, rnd)
+
+    @app.get("/api/tournaments/{tid}/standings/{rnd}/compare", response_model=Comparison, responses=REFUSALS,
+             tags=["read"])
+    def compare(tid: str, rnd: int, a: str = Query(description="team id"), b: str = Query(description="team id")) -> dict:
+        """Which criterion (MP, a tie-break, or the starting number) separates two teams, and why."""
+        check_tournament(tid)
+        if a == b:
+            raise ApiError(422, "pick two different teams", field="b", rule="compare two teams")
+        with backend.read() as snap:
+            return views.compare_view(snap, rnd, a, b)
+
+    @app.get("/api/tournaments/{tid}/teams", response_model=list[TeamRef], responses=READ_ERRORS, tags=["read"])
+    def teams(tid: str) -> list[dict]:
+        """Every registered team by starting number."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return sorted(views.team_refs(snap.state).values(), key=lambda t: t["pairing_number"])
+
+    @app.get("/api/tournaments/{tid}/teams/{team_id}", response_model=TeamPage, responses=READ_ERRORS, tags=["read"])
+    def team(tid: str, team_id: str) -> dict:
+        """A team: players in board order and its history round by round (opponent, colour, boards,
+        GP, MP, rank after the round)."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return views.team_view(snap, team_id)
+
+    # ------------------------------------------------------------------ stream
+    @app.get("/api/tournaments/{tid}/stream", tags=["stream"], response_class=StreamingResponse, responses={
+        200: {"content": {"text/event-stream": {}}, "description": (
+            "Server-sent events named `standings`, `id` = update sequence number. The first is the current "
+            "standings; then one per accepted write (bursts are merged). `data` is JSON: type "
+            "\"StandingsUpdated\", tournament_id, seq, round, complete, digest, caused_by (event ids), "
+            "matches (the tables written, as in /rounds/{rnd}/tables/{table}), rows (rank order: rank, "
+            "pairing_number, team_id, name, mp, gp, tiebreaks; the breakdown is at /standings/{rnd}).")},
+        404: {"model": Refusal}})
+    async def stream(tid: str) -> StreamingResponse:
+        """Standings updates as server-sent events."""
+        check_tournament(tid)
+        queue = hub.subscribe()
+
+        async def messages():
+            try:
+                if "message" in latest:
+                    yield latest["message"]
+                while (message := await queue.get()) is not None:
+                    yield message
+            finally:
+                hub.unsubscribe(queue)
+
+        return StreamingResponse(messages(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    # ------------------------------------------------------------------ writes
+    @app.post("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}/results", status_code=201, response_model=Written,
+              responses=REFUSALS, tags=["write"])
+    def enter_results(tid: str, rnd: int, table: int, body: ResultsIn,
+                            cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
+        """Record board results of one table (``BoardResultRecorded``, one per board, all or none).
+
+        A forfeit (+/-, -/+, -/-) needs a reason. A board that already has a different result is
+        refused: change it with a correction."""
+        check_tournament(tid)
+        terminal = tokens.authorize(token_of(cred), tid, table)
+        events = []
+        for entry in body.boards:
+            event = parse_event({
+                "type": "BoardResultRecorded", "tournament_id": tid, "occurred_at": now(),
+                "event_id": event_id(entry.event_id, tid, f"r{rnd}/t{table}/b{entry.board}", terminal.terminal_id),
+                "round": rnd, "table": table, "board": entry.board, "result": entry.result,
+                "reason": entry.reason or None, "terminal_id": terminal.terminal_id,
+            })
+            if not board_points(event.result, event.board)[2] and not event.reason:
+                raise ApiError(422, f"board {event.board}: a forfeit ({event.result}) needs a reason",
+                               field="reason", rule="forfeits are entered with a reason", event_id=event.event_id)
+            events.append(event)
+        return write(events, rnd, table, terminal.terminal_id)
+
+    @app.post("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}/corrections", status_code=201,
+              response_model=Written, responses=REFUSALS, tags=["write"])
+    def correct_result(tid: str, rnd: int, table: int, body: CorrectionIn,
+                             cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
+        """Correct one board's stored result (``BoardResultCorrected`` with a reason); ``supersedes``
+        defaults to the event that set the current result."""
+        check_tournament(tid)
+        terminal = tokens.authorize(token_of(cred), tid, table)
+        supersedes = body.supersedes
+        if supersedes is None:
+            with backend.read() as snap:
+                views.paired_table(snap.state, rnd, table)
+                current = snap.state.results.get((rnd, table, body.board))
+            if current is None:
+                raise ApiError(422, f"round {rnd} table {table} board {body.board} has no result to correct; "
+                                    "enter it as a result", field="board", rule="a correction names the result it replaces")
+            supersedes = current[0]
+        event = parse_event({
+            "type": "BoardResultCorrected", "tournament_id": tid, "occurred_at": now(),
+            "event_id": event_id(body.event_id, tid, f"r{rnd}/t{table}/b{body.board}/correction", terminal.terminal_id),
+            "supersedes": supersedes, "round": rnd, "table": table, "board": body.board, "result": body.result,
+            "reason": body.reason,
+        })
+        return write([event], rnd, table, terminal.terminal_id)
+
+    @app.post("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}/forfeit", status_code=201, response_model=Written,
+              responses=REFUSALS, tags=["write"])
+    def forfeit_match(tid: str, rnd: int, table: int, body: ForfeitIn,
+                            cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
+        """Record a whole match forfeited (``MatchForfeited``): ``winner`` gets every board by default,
+        or nobody (null: both teams forfeit, R-D8)."""
+        check_tournament(tid)
+        terminal = tokens.authorize(token_of(cred), tid, table)
+        event = parse_event({
+            "type": "MatchForfeited", "tournament_id": tid, "occurred_at": now(),
+            "event_id": event_id(body.event_id, tid, f"r{rnd}/t{table}/forfeit", terminal.terminal_id),
+            "round": rnd, "table": table, "winner": body.winner, "reason": body.reason,
+        })
+        return write([event], rnd, table, terminal.terminal_id)
+
+    # ------------------------------------------------------------------ terminals
+    @app.post("/api/tournaments/{tid}/terminals", status_code=201, response_model=IssuedToken, responses=REFUSALS,
+              tags=["terminals"])
+    def issue_token(tid: str, body: TerminalIn,
+                    cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> IssuedToken:
+        """Issue a token for a terminal, scoped to tables (or the whole tournament); the terminal's
+        earlier token stops working. Chief arbiter only."""
+        check_tournament(tid)
+        tokens.authorize_chief(token_of(cred), tid)
+        try:
+            token = tokens.issue(tid, body.terminal_id, body.tables)
+        except ValueError as exc:
+            raise ApiError(422, str(exc), field="terminal_id", rule="terminal tokens") from None
+        return IssuedToken(terminal_id=body.terminal_id, tables=sorted(set(body.tables)) if body.tables else None,
+                           token=token)
+
+    @app.get("/api/tournaments/{tid}/terminals", response_model=list[TerminalInfo], responses=REFUSALS,
+             tags=["terminals"])
+    def list_terminals(tid: str, cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> list[dict]:
+        """Every token issued (never the token itself). Chief arbiter only."""
+        check_tournament(tid)
+        tokens.authorize_chief(token_of(cred), tid)
+        return [{"terminal_id": t.terminal_id, "tables": sorted(t.tables) if t.tables is not None else None,
+                 "chief": t.chief, "revoked": revoked, "issued_at": t.issued_at}
+                for t, revoked in tokens.terminals(tid)]
+
+    @app.delete("/api/tournaments/{tid}/terminals/{terminal_id}", status_code=204, responses=REFUSALS,
+                tags=["terminals"])
+    def revoke_token(tid: str, terminal_id: str,
+                     cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> None:
+        """Revoke a terminal's token. Chief arbiter only."""
+        check_tournament(tid)
+        tokens.authorize_chief(token_of(cred), tid)
+        if not tokens.revoke(tid, terminal_id):
+            raise views.NotFound(f"terminal {terminal_id!r} holds no live token")
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", include_in_schema=False)
+    def scoreboard_page() -> FileResponse:
+        return FileResponse(STATIC / "scoreboard.html")
+
+    @app.get("/entry", include_in_schema=False)
+    def entry_page() -> FileResponse:
+        return FileResponse(STATIC / "entry.html")
+
+    @app.get("/teams/{team_id}", include_in_schema=False)
+    def team_page(team_id: str) -> FileResponse:
+        return FileResponse(STATIC / "team.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
