@@ -188,7 +188,9 @@ class TournamentState:
 
     def _on_BoardResultCorrected(self, e: BoardResultCorrected) -> None:
         key = self._board_key(e)
-        if self.result_history.get(e.supersedes) != key:
+        replaced = self.result_history.get(e.supersedes)
+        # A MatchForfeited event stands for every board of its table (recorded as board 0).
+        if replaced not in (key, (e.round, e.table, 0)):
             raise RuleViolation(
                 f"event {e.supersedes!r} is not a result of round {e.round} table {e.table} board {e.board}",
                 field="supersedes",

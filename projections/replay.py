@@ -8,12 +8,13 @@ embedded store's projection and the Kafka projection worker's checks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Iterable
 
 from processors.tournament import RuleViolation, TournamentState
 from projections.history import build_history
 from projections.standings import StandingRow, compute_standings, standings_document
-from schemas.canonical import canonical_json, digest
+from schemas.canonical import canonical_json, text_digest
 
 
 @dataclass(frozen=True)
@@ -25,13 +26,13 @@ class RoundStandings:
     rows: list[StandingRow]
     document: dict[str, Any]
 
-    @property
+    @cached_property
     def canonical(self) -> str:
         return canonical_json(self.document)
 
-    @property
+    @cached_property
     def digest(self) -> str:
-        return digest(self.document)
+        return text_digest(self.canonical)
 
 
 @dataclass

@@ -148,19 +148,17 @@ class EventStore:
         """
         fresh = []
         duplicates = 0
-        try:
-            for event in events:
-                try:
-                    if self._state.apply(event):
-                        fresh.append(event)
-                    else:
-                        duplicates += 1
-                except RuleViolation as exc:
-                    exc.event_id = event.event_id
-                    raise
-        except RuleViolation:
-            self._state = self._load_state()  # forget the half-applied batch
-            raise
+        for event in events:
+            try:
+                if self._state.apply(event):
+                    fresh.append(event)
+                else:
+                    duplicates += 1
+            except RuleViolation as exc:
+                exc.event_id = event.event_id
+                if fresh:  # apply() refuses atomically, so only earlier events of the batch need undoing
+                    self._state = self._load_state()
+                raise
         if fresh:
             with self.engine.begin() as conn:
                 conn.execute(

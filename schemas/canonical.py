@@ -36,4 +36,9 @@ def canonical_json(value: Any) -> str:
 
 def digest(value: Any) -> str:
     """SHA-256 hex digest of ``canonical_json(value)``."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    return text_digest(canonical_json(value))
+
+
+def text_digest(canonical: str) -> str:
+    """SHA-256 hex digest of a canonical JSON text already at hand."""
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
