@@ -30,9 +30,11 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 from processors.tournament import RuleViolation, TournamentState
+from projections.pairing.matching import NoLegalPairing
+from projections.pairing.read_model import next_round_proposal
 from projections.replay import ReplayResult, replay
 from projections.seeding import pairing_numbers
-from schemas.canonical import canonical_json
+from schemas.canonical import canonical_json, text_digest
 from schemas.events import parse_event
 from schemas.points import fmt_points
 
@@ -101,6 +103,17 @@ standings_documents = Table(
 )
 
 
+proposed_pairings = Table(
+    "proposed_pairings",
+    metadata,
+    Column("tournament_id", String(100), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("digest", String(64)),
+    Column("body", Text),
+    Column("error", Text),
+)
+
+
 @dataclass(frozen=True)
 class AppendResult:
     """How many events of a batch were new and how many were already in the store."""
@@ -112,6 +125,19 @@ class AppendResult:
 def database_url(url: str | None = None) -> str:
     """The read-model database: ``url``, else ``$DATABASE_URL``, else in-memory SQLite."""
     return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+
+
+def _proposal_row(state: TournamentState) -> dict[str, Any] | None:
+    """The ``proposed_pairings`` row for ``state``: the engine's ``PairingProposed`` (issue 3), or
+    the constraint that cannot be met, so that a projection never stops on an unpairable round."""
+    try:
+        event = next_round_proposal(state)
+    except NoLegalPairing as exc:
+        return {"tournament_id": state.tournament_id, "round": max(state.rounds, default=0) + 1, "digest": None, "body": None, "error": str(exc)}
+    if event is None:
+        return None
+    body = canonical_json(event)
+    return {"tournament_id": state.tournament_id, "round": event.round, "digest": text_digest(body), "body": body, "error": None}
 
 
 class EventStore:
@@ -185,7 +211,7 @@ class EventStore:
         state = result.state
         tid = state.tournament_id or ""
         with self.engine.begin() as conn:
-            for table in (teams_table, matches_table, standings_table, standings_documents):
+            for table in (teams_table, matches_table, standings_table, standings_documents, proposed_pairings):
                 conn.execute(delete(table).where(table.c.tournament_id == tid))
             if not state.teams:
                 return result
@@ -225,7 +251,22 @@ class EventStore:
                     insert(standings_documents),
                     {"tournament_id": tid, "round": rnd, "complete": st.complete, "digest": st.digest, "body": st.canonical},
                 )
+            proposal = _proposal_row(state)
+            if proposal:
+                conn.execute(insert(proposed_pairings), proposal)
         return result
+
+    def proposed_pairing(self) -> dict[str, Any] | None:
+        """The read model of the next round's proposed pairing: ``{"round", "digest", "event"}``
+        (the ``PairingProposed`` event as JSON) or ``{"round", "error"}`` when no legal pairing
+        exists; None while the last paired round is still being played."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(proposed_pairings)).first()
+        if row is None:
+            return None
+        if row.error:
+            return {"round": row.round, "error": row.error}
+        return {"round": row.round, "digest": row.digest, "event": json.loads(row.body)}
 
     def standings_document(self, rnd: int) -> dict[str, Any] | None:
         """The stored canonical standings document after round ``rnd``, or None."""

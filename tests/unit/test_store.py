@@ -51,3 +51,17 @@ def test_read_models_after_projection(store):
     assert json.loads(rows[0].tiebreaks) == {"BH-C1": "0", "GP": "3", "OSB-C1": "0"}
     doc = store.standings_document(1)
     assert doc["rows"][0]["team_id"] == "A" and result.rounds[1].digest
+
+
+def test_proposed_pairing_read_model_appears_when_the_round_is_complete(store):
+    events = four_team_round_one()
+    store.append(events[:-1])  # the last board of round 1 is still being played
+    store.project()
+    assert store.proposed_pairing() is None
+    store.append(events[-1:])
+    store.project()
+    proposal = store.proposed_pairing()
+    event = proposal["event"]
+    # D.02 2022: round 2 pairs the 2-MP A with the 1-MP group leader B (A met C); D meets C.
+    assert (proposal["round"], event["type"]) == (2, "PairingProposed")
+    assert sorted(tuple(sorted((t["home"], t["away"]))) for t in event["tables"]) == [("A", "B"), ("C", "D")]
