@@ -46,11 +46,20 @@ BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
 
 log() { echo "kafka.sh: $*" >&2; }
 
+# Java 17+ runs the broker, Maven resolves it: Debian's packages when missing (as root).
+install_tools() {
+  command -v java >/dev/null && command -v mvn >/dev/null && return 0
+  [[ "$(id -u)" == 0 ]] || { log "java and mvn are needed: apt-get install openjdk-17-jre-headless maven"; exit 1; }
+  log "installing Debian's openjdk-17-jre-headless and maven"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq openjdk-17-jre-headless maven >&2
+}
+
 fetch() {
   local stamp="$LIBS/.kafka_2.13-$KAFKA_VERSION"
+  install_tools
   [[ -f "$stamp" ]] && return 0
-  command -v mvn >/dev/null || { log "mvn not found: apt-get install -y maven"; exit 1; }
-  command -v java >/dev/null || { log "java not found: apt-get install -y openjdk-17-jre-headless"; exit 1; }
   log "resolving org.apache.kafka:kafka_2.13:$KAFKA_VERSION from Maven Central into $LIBS"
   rm -rf "$LIBS" && mkdir -p "$LIBS"
   mvn -B -f "$ROOT/deploy/kafka-pom.xml" -Dkafka.version="$KAFKA_VERSION" \

@@ -3,25 +3,33 @@
 Every producer and consumer takes its topic names and message keys from here, so that the keying
 contract (which events share a partition, hence an order) is written down once.
 
-==================  =================================  ==========  ===============================
-topic               key                                partitions  retention
-==================  =================================  ==========  ===============================
-tournament-events   ``T`` (tournament id)              3           forever (the facts)
-board-results       ``T/round/table``                  6           forever (the facts)
-match-results       ``T/round/table``                  6           compacted: latest per table
-standings           ``T/round``                        3           compacted: latest per round
-pairings            ``T/round``                        3           compacted: latest per round
-dead-letters        key of the refused message         1           30 days
-==================  =================================  ==========  ===============================
+===========================  ==========================  ==========  ============================
+topic                        key                         partitions  retention
+===========================  ==========================  ==========  ============================
+tournament-events            ``T`` (tournament id)       3           forever (input facts)
+board-results                ``T/round/table``           6           forever (input facts)
+board-results-by-tournament  ``T``                       3           7 days (internal re-key)
+tournament-log               ``T``                       3           forever (accepted events)
+match-results                ``T/round/table``           6           compacted: latest per table
+standings                    ``T/round``                 3           compacted: latest per round
+pairings                     ``T/round``                 3           compacted: latest per round
+dead-letters                 key of the refused message  1           30 days
+===========================  ==========================  ==========  ============================
 
-``tournament-events`` carries TournamentCreated, TeamRegistered, RoundPaired, TeamWithdrawn: one
-tournament's structure, in order on one partition. ``board-results`` carries everything about the
-boards of one table (BoardResultRecorded, BoardResultCorrected, MatchForfeited): the four boards of
-a match, their corrections and a whole-match forfeit share a key, hence a partition, hence an
-order. ``match-results`` carries MatchResultDecided (co-partitioned with board-results: same key,
-same partition count); ``standings`` StandingsUpdated; ``pairings`` PairingProposed;
-``dead-letters`` a JSON envelope ``{"topic", "partition", "offset", "key", "value", "field",
-"rule", "reason"}`` for every refused message.
+Inputs: ``tournament-events`` carries TournamentCreated, TeamRegistered, RoundPaired,
+TeamWithdrawn, one tournament's structure in order on one partition. ``board-results`` carries
+everything about the boards of one table (BoardResultRecorded, BoardResultCorrected,
+MatchForfeited): the four boards of a match, their corrections and a whole-match forfeit share a
+key, hence a partition, hence an order.
+
+Processors (``processors.app``): board-level events are re-keyed by tournament into
+``board-results-by-tournament`` (co-partitioned with ``tournament-events``: same key, same
+partition count), so that one agent judges all events of a tournament against one state.
+Every accepted event is appended to ``tournament-log`` in the order it was accepted: the Kafka
+form of the embedded event log, what the projection worker and auditors read from offset 0.
+``match-results`` carries MatchResultDecided; ``standings`` StandingsUpdated; ``pairings``
+PairingProposed; ``dead-letters`` a JSON envelope ``{"topic", "partition", "offset", "key",
+"value", "field", "rule", "reason"}`` for every refused message.
 
 ``OLYMPIAD_TOPIC_PREFIX`` (default empty) is put before every name, so that several pipelines (or
 test runs) share one cluster without reading each other's events.
@@ -55,13 +63,19 @@ _COMPACTED = {"cleanup.policy": "compact", "segment.ms": str(60 * 1000), "min.cl
 
 TOURNAMENT_EVENTS = TopicSpec("tournament-events", 3, "T", _FOREVER)
 BOARD_RESULTS = TopicSpec("board-results", 6, "T/round/table", _FOREVER)
+BOARD_RESULTS_BY_TOURNAMENT = TopicSpec("board-results-by-tournament", TOURNAMENT_EVENTS.partitions, "T",
+                                        {"cleanup.policy": "delete", "retention.ms": str(7 * DAY_MS)})
+TOURNAMENT_LOG = TopicSpec("tournament-log", 3, "T", _FOREVER)
 MATCH_RESULTS = TopicSpec("match-results", 6, "T/round/table", _COMPACTED)
 STANDINGS = TopicSpec("standings", 3, "T/round", _COMPACTED)
 PAIRINGS = TopicSpec("pairings", 3, "T/round", _COMPACTED)
 DEAD_LETTERS = TopicSpec("dead-letters", 1, "key of the refused message",
                          {"cleanup.policy": "delete", "retention.ms": str(30 * DAY_MS)})
 
-TOPICS: tuple[TopicSpec, ...] = (TOURNAMENT_EVENTS, BOARD_RESULTS, MATCH_RESULTS, STANDINGS, PAIRINGS, DEAD_LETTERS)
+TOPICS: tuple[TopicSpec, ...] = (
+    TOURNAMENT_EVENTS, BOARD_RESULTS, BOARD_RESULTS_BY_TOURNAMENT, TOURNAMENT_LOG,
+    MATCH_RESULTS, STANDINGS, PAIRINGS, DEAD_LETTERS,
+)
 
 # Which topic an input event type is published to (derived events are published by the pipeline).
 INPUT_TOPIC_OF: dict[str, TopicSpec] = {

@@ -106,3 +106,34 @@ def topic_prefix(kafka_bootstrap: str) -> str:
     prefix = f"t{uuid.uuid4().hex[:10]}."
     ensure_topics(kafka_bootstrap, prefix)
     return prefix
+
+
+@pytest.fixture(scope="module")
+def fresh_database(database_url: str, tmp_path_factory: pytest.TempPathFactory):
+    """A factory of empty databases on the server of ``database_url`` (one per call, dropped with
+    the module): PostgreSQL gets ``CREATE DATABASE``, anything else a new SQLite file."""
+    tmp_path = tmp_path_factory.mktemp("db")
+    import sqlalchemy as sa
+    from sqlalchemy.engine import make_url
+
+    made: list[str] = []
+
+    def make() -> str:
+        url = make_url(database_url)
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        if url.get_backend_name() != "postgresql":
+            return f"sqlite:///{tmp_path / (name + '.sqlite')}"
+        admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        made.append(name)
+        return url.set(database=name).render_as_string(hide_password=False)
+
+    yield make
+    if made:
+        admin = sa.create_engine(make_url(database_url), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            for name in made:
+                conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

@@ -1,0 +1,160 @@
+"""Benchmark (issue 4, point 4): the live pipeline on a real broker, against raw Kafka.
+
+Three measurements in one run, on the same broker:
+
+1. raw Kafka: produce-to-consume round trip of one small message at a time (kafka-python,
+   acks=all, idempotent), p50/p99 over ``--raw`` messages; and a burst's throughput;
+2. latency: Samarkand 2026 Open published at ``--rate`` board results per second (rounds 1 to
+   ``--latency-rounds``); for each board result, the time from its send to the arrival of the
+   first ``StandingsUpdated`` that includes it (its ``log-position`` is past the result's offset in
+   ``tournament-log``): publisher -> board-results -> processors (re-key, judge) -> tournament-log
+   -> projection worker (SQL transaction, standings) -> standings -> subscriber. p50/p99;
+3. throughput: all 11 rounds published unthrottled; per round, board results divided by the time
+   from the round's first result sent to the arrival of the standings including its last one.
+
+Goals of the issue: p50 <= 50 ms, p99 <= 250 ms, >= 2,000 board results/s.
+
+Run: ``.venv/bin/python -m bench.bench_live`` (uses ``KAFKA_BOOTSTRAP_SERVERS`` if set, else starts
+``deploy/kafka.sh``; the read models go to a fresh SQLite file unless ``DATABASE_URL`` is set).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.admin import KafkaAdminClient
+
+from deploy import topics
+from olympiad.cmd_live import Broker, LivePipeline
+from producers.publish import Follower, chunks, publish
+from projections.sources import load_source
+
+BOARD_LEVEL = {t for t, spec in topics.INPUT_TOPIC_OF.items() if spec is topics.BOARD_RESULTS}
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def raw_kafka(bootstrap: str, n: int, burst: int) -> tuple[list[float], float]:
+    """Round trips (seconds) of ``n`` single messages, and the throughput (msg/s) of a ``burst``."""
+    topic = f"bench-raw-{uuid.uuid4().hex[:8]}"
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    admin.create_topics({topic: {"num_partitions": 1, "replication_factor": 1}}, wait_for_metadata=True)
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", enable_idempotence=True, linger_ms=0)
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, fetch_max_wait_ms=10)
+    tp = TopicPartition(topic, 0)
+    consumer.assign([tp])
+    consumer.seek_to_end(tp)
+    consumer.position(tp)
+    trips = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        producer.send(topic, key=b"k", value=b"x" * 200)
+        producer.flush()
+        got = 0
+        while not got:
+            got = sum(len(r) for r in consumer.poll(timeout_ms=1000).values())
+        trips.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    for i in range(burst):
+        producer.send(topic, key=str(i).encode(), value=b"x" * 200)
+    producer.flush()
+    seen = 0
+    while seen < burst:
+        seen += sum(len(r) for r in consumer.poll(timeout_ms=1000, max_records=5000).values())
+    rate = burst / (time.perf_counter() - t0)
+    producer.close()
+    consumer.close()
+    admin.delete_topics([topic])
+    admin.close()
+    return trips, rate
+
+
+def run_pipeline(bootstrap: str, events: list[Any], rate: float, db: str) -> tuple[Follower, dict[str, tuple[float, int]]]:
+    """Publish ``events`` through a fresh pipeline; returns the follower and ``{event_id: (sent, round)}``."""
+    sent: dict[str, tuple[float, int]] = {}
+    current = {"round": 0}
+
+    def on_sent(event: Any, t: float) -> None:
+        if event.type == "RoundPaired":
+            current["round"] = event.round
+        sent[event.event_id] = (t, current["round"])
+
+    prefix = f"bench{uuid.uuid4().hex[:6]}."
+    with LivePipeline(bootstrap, prefix, db) as pipeline:
+        follower = Follower(bootstrap, prefix)
+        publish(events, speed=rate, bootstrap=bootstrap, topic_prefix=prefix, follower=follower, on_sent=on_sent,
+                timeout=600)
+        pipeline.check()
+    follower.close()
+    return follower, sent
+
+
+def latencies(follower: Follower, sent: dict[str, tuple[float, int]], tid: str) -> dict[str, float]:
+    """Per board-level event: seconds from its send to the first standings of its round that include it."""
+    out = {}
+    for event_id, (t_sent, rnd) in sent.items():
+        if event_id not in follower.accepted or not event_id.startswith(tid):
+            continue
+        _, offset, _ = follower.accepted[event_id]
+        arrivals = [s.received for s in follower.standings.get((tid, rnd), []) if s.offset > offset]
+        if arrivals:
+            out[event_id] = min(arrivals) - t_sent
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--raw", type=int, default=1000, help="raw Kafka round trips (default 1000)")
+    parser.add_argument("--rate", type=float, default=100.0, help="board results/s of the latency run (default 100)")
+    parser.add_argument("--latency-rounds", type=int, default=3, help="rounds published in the latency run (default 3)")
+    parser.add_argument("--skip-throughput", action="store_true")
+    args = parser.parse_args()
+
+    events = load_source("samarkand-2026-open")
+    tid = events[0].tournament_id
+    with tempfile.TemporaryDirectory() as tmp:
+        with Broker() as broker:
+            bootstrap = broker.bootstrap
+            trips, raw_rate = raw_kafka(bootstrap, args.raw, 20000)
+            print(f"raw Kafka round trip ({args.raw} messages, one at a time): p50 {percentile(trips, .5) * 1000:.1f} ms, "
+                  f"p99 {percentile(trips, .99) * 1000:.1f} ms; burst of 20000: {raw_rate:,.0f} msg/s")
+
+            cut = [e for c in chunks(events)[: args.latency_rounds + 1] for e in c]
+            db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'latency.sqlite'}"
+            follower, sent = run_pipeline(bootstrap, cut, args.rate, db)
+            board_level = {e.event_id for e in cut if e.type in BOARD_LEVEL}
+            lat = [v for k, v in latencies(follower, sent, tid).items() if k in board_level]
+            print(f"end to end, board result -> StandingsUpdated, {len(lat)} results at {args.rate:.0f}/s: "
+                  f"p50 {percentile(lat, .5) * 1000:.1f} ms, p99 {percentile(lat, .99) * 1000:.1f} ms, "
+                  f"max {max(lat) * 1000:.1f} ms")
+
+            if not args.skip_throughput:
+                db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'throughput.sqlite'}"
+                follower, sent = run_pipeline(bootstrap, events, 0.0, db)
+                rates, total, spent = [], 0, 0.0
+                for chunk in chunks(events)[1:]:
+                    results = [e for e in chunk if e.type in BOARD_LEVEL]
+                    rnd = chunk[0].round
+                    first = min(sent[e.event_id][0] for e in results)
+                    offset = max(follower.accepted[e.event_id][1] for e in results)
+                    done = min(s.received for s in follower.standings[(tid, rnd)] if s.offset > offset)
+                    rates.append(len(results) / (done - first))
+                    total += len(results)
+                    spent += done - first
+                print(f"throughput, unthrottled, 11 rounds: {total / spent:,.0f} board results/s overall "
+                      f"(per round: min {min(rates):,.0f}, median {statistics.median(rates):,.0f}, max {max(rates):,.0f})")
+
+
+if __name__ == "__main__":
+    main()

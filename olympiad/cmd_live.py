@@ -1,0 +1,285 @@
+"""``olympiad live``, ``publish``, ``enter``, ``watch``: the Kafka pipeline from the command line.
+
+``LivePipeline`` runs the pieces for local use (and for the integration tests and the live
+benchmark): the broker of ``deploy/kafka.sh`` unless ``KAFKA_BOOTSTRAP_SERVERS`` names one, the
+topics of ``deploy.topics``, the faust processors (``faust -A processors.app worker``) and the
+projection worker (``python -m projections.worker``) as child processes, stopped on exit.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from deploy import topics
+from olympiad.cli import app
+from olympiad.render import standings_table
+
+ROOT = Path(__file__).resolve().parent.parent
+console = Console()
+err = Console(stderr=True)
+
+
+class Broker:
+    """A Kafka cluster to use, as a context manager: ``bootstrap`` if given, else
+    ``KAFKA_BOOTSTRAP_SERVERS``, else the broker of ``deploy/kafka.sh start`` (127.0.0.1:9092),
+    stopped on exit if this started it and ``keep`` is False."""
+
+    def __init__(self, bootstrap: str | None = None, keep: bool = False):
+        self.bootstrap = bootstrap or os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
+        self.keep = keep
+        self.started = False
+
+    def __enter__(self) -> "Broker":
+        if not self.bootstrap:
+            script = ["bash", str(ROOT / "deploy" / "kafka.sh")]
+            running = subprocess.run([*script, "status"], capture_output=True, text=True)
+            out = running.stdout if running.returncode == 0 else subprocess.run(
+                [*script, "start"], check=True, capture_output=True, text=True).stdout
+            self.bootstrap = out.strip().splitlines()[-1].removeprefix("KAFKA_BOOTSTRAP_SERVERS=")
+            self.started = running.returncode != 0
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.started and not self.keep:
+            subprocess.run(["bash", str(ROOT / "deploy" / "kafka.sh"), "stop"], check=False, capture_output=True)
+
+
+class LivePipeline:
+    """Broker (see ``Broker``), topics, processors and projection worker; a context manager.
+
+    ``topic_prefix`` and ``database_url`` are handed to the children as ``OLYMPIAD_TOPIC_PREFIX`` /
+    ``DATABASE_URL``. Children log to ``var/live/<prefix>{processors,projections}.log``.
+    """
+
+    def __init__(self, bootstrap: str | None = None, topic_prefix: str | None = None, database_url: str | None = None,
+                 keep_broker: bool = False):
+        self.broker = Broker(bootstrap, keep_broker)
+        self.bootstrap: str | None = None
+        self.topic_prefix = topics.prefix() if topic_prefix is None else topic_prefix
+        self.database_url = database_url or os.environ.get("DATABASE_URL")
+        self.children: dict[str, subprocess.Popen] = {}
+        self.logdir = ROOT / "var" / "live"
+
+    def __enter__(self) -> "LivePipeline":
+        self.bootstrap = self.broker.__enter__().bootstrap
+        topics.ensure_topics(self.bootstrap, self.topic_prefix)
+        self.logdir.mkdir(parents=True, exist_ok=True)
+        self.start("processors")
+        self.start("projections")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name in list(self.children):
+            self.stop(name)
+        self.broker.__exit__(*exc)
+
+    def env(self) -> dict[str, str]:
+        env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": self.bootstrap or "", "OLYMPIAD_TOPIC_PREFIX": self.topic_prefix}
+        if self.database_url:
+            env["DATABASE_URL"] = self.database_url
+        return env
+
+    def command(self, name: str) -> list[str]:
+        if name == "processors":
+            return [str(Path(sys.executable).parent / "faust"), "-A", "processors.app", "worker", "-l", "info"]
+        return [sys.executable, "-m", "projections.worker"]
+
+    def start(self, name: str) -> None:
+        """Start child ``name`` ("processors" or "projections")."""
+        logfile = (self.logdir / f"{self.topic_prefix}{name}.log").open("ab")
+        self.children[name] = subprocess.Popen(self.command(name), cwd=ROOT, env=self.env(), stdout=logfile,
+                                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def stop(self, name: str, sig: int = signal.SIGTERM) -> None:
+        """Stop child ``name`` with ``sig`` (SIGKILL to simulate a crash); wait for it to exit."""
+        proc = self.children.pop(name)
+        if proc.poll() is None:
+            proc.send_signal(sig)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def check(self) -> None:
+        """Raise ``RuntimeError`` if a child has died."""
+        for name, proc in self.children.items():
+            if proc.poll() is not None:
+                raise RuntimeError(f"{name} exited with {proc.returncode}; see {self.logdir / (self.topic_prefix + name + '.log')}")
+
+
+def standings_view(body: dict[str, Any]) -> SimpleNamespace:
+    """A ``StandingsUpdated`` body shaped for ``olympiad.render.standings_table`` (points as Decimal)."""
+    rows = [SimpleNamespace(rank=r["rank"], pairing_number=r["pairing_number"], name=r["name"], mp=r["mp"],
+                            gp=Decimal(r["gp"]), tiebreaks={k: Decimal(v) for k, v in r["tiebreaks"].items()})
+            for r in body["rows"]]
+    return SimpleNamespace(rows=rows)
+
+
+def render(body: dict[str, Any], created: dict[str, Any] | None) -> Any:
+    """The rich table of a ``StandingsUpdated`` body; tie-breaks in the order of the tournament's profile."""
+    tiebreaks = tuple(created["profile"]["tiebreaks"]) if created else tuple(sorted(body["rows"][0]["tiebreaks"]) if body["rows"] else ())
+    name = created["name"] if created else body["tournament_id"]
+    title = f"{name}: standings after round {body['round']}" + ("" if body["complete"] else " (provisional)")
+    return standings_table(standings_view(body), tiebreaks, title)
+
+
+class _Bar:
+    """Adapter from ``producers.publish.publish``'s progress protocol to a rich task."""
+
+    def __init__(self, progress: Progress, task: Any):
+        self.progress, self.task = progress, task
+
+    def advance(self, n: int) -> None:
+        self.progress.advance(self.task, n)
+
+    def describe(self, text: str) -> None:
+        self.progress.update(self.task, description=text)
+
+
+def _publish_with_bar(events: list, speed: float, bootstrap: str | None, topic_prefix: str | None, timeout: float):
+    from producers.publish import publish as publish_events
+
+    columns = (TextColumn("{task.description:>9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err) as progress:
+        bar = _Bar(progress, progress.add_task("registration", total=len(events)))
+        return publish_events(events, speed=speed, bootstrap=bootstrap, topic_prefix=topic_prefix, progress=bar,
+                              timeout=timeout)
+
+
+def _load(source: str) -> list:
+    from olympiad.cmd_replay import load_or_refuse
+
+    return load_or_refuse(source)
+
+
+@app.command()
+def live(
+    source: Optional[str] = typer.Argument(None, help="publish this source (shipped log name, data folder or event log), print the final standings and stop"),
+    speed: float = typer.Option(0.0, "--speed", help="board results per second when publishing (0: as fast as the pipeline takes them)"),
+    keep_running: bool = typer.Option(False, "--keep-running", help="leave the broker running at the end"),
+    timeout: float = typer.Option(300.0, "--timeout", help="seconds to wait for the pipeline at each round"),
+) -> None:
+    """Run broker (unless KAFKA_BOOTSTRAP_SERVERS names one), processors and projection worker.
+
+    With SOURCE: publish it through Kafka round by round, print the final standings and their
+    digest, check it against `olympiad replay` of the same source, and stop. Without: run until Ctrl-C.
+    """
+    from projections.replay import replay
+
+    events = _load(source) if source else []
+    err.print("starting broker, processors and projection worker ...")
+    with LivePipeline(keep_broker=keep_running) as pipeline:
+        err.print(f"broker {pipeline.bootstrap}; logs in {pipeline.logdir}")
+        if not source:
+            err.print("running; Ctrl-C stops")
+            try:
+                while True:
+                    pipeline.check()
+                    time.sleep(1)
+            except KeyboardInterrupt:
+                return
+        follower = _publish_with_bar(events, speed, pipeline.bootstrap, pipeline.topic_prefix, timeout)
+        follower.close()
+    tid = events[0].tournament_id
+    last = follower.rounds(tid)[-1]
+    body = follower.latest(tid, last).body
+    console.print(render(body, follower.created.get(tid)))
+    expected = replay(events).rounds[last].digest
+    console.print(f"live standings sha256 {body['digest']}", highlight=False, soft_wrap=True)
+    console.print(f"olympiad replay sha256 {expected}: {'equal' if expected == body['digest'] else 'DIFFERENT'}",
+                  highlight=False, soft_wrap=True)
+    if follower.refused:
+        err.print(f"{len(follower.refused)} event(s) refused; see the dead-letters topic")
+    if expected != body["digest"]:
+        raise typer.Exit(code=1)
+
+
+@app.command("publish")
+def publish_command(
+    source: str = typer.Argument(..., help="a shipped log name (samarkand-2026-open), a data folder or an event log"),
+    speed: float = typer.Option(0.0, "--speed", help="board results per second (0: as fast as the pipeline takes them)"),
+    timeout: float = typer.Option(300.0, "--timeout", help="seconds to wait for the pipeline at each round"),
+) -> None:
+    """Play SOURCE into Kafka round by round, as terminals and arbiters would (needs running processors and worker)."""
+    events = _load(source)
+    follower = _publish_with_bar(events, speed, None, None, timeout)
+    follower.close()
+    err.print(f"{len(events)} events published; {len(follower.refused)} refused")
+
+
+@app.command()
+def enter(
+    tournament: str = typer.Argument(..., help="tournament id"),
+    rnd: int = typer.Argument(..., metavar="ROUND"),
+    table: int = typer.Argument(...),
+    board: int = typer.Argument(...),
+    result: str = typer.Argument(..., help="White-Black: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-"),
+    white: str = typer.Option("", "--white"),
+    black: str = typer.Option("", "--black"),
+    reason: Optional[str] = typer.Option(None, "--reason", help="e.g. lateness, for a forfeit"),
+    terminal: str = typer.Option(os.environ.get("OLYMPIAD_TERMINAL", "terminal"), "--terminal", help="terminal id (part of the event id)"),
+) -> None:
+    """Enter one board result from a result-entry terminal (published to Kafka, acks=all)."""
+    from pydantic import ValidationError
+
+    from producers.terminal import Terminal
+
+    try:
+        with Terminal(terminal) as term:
+            event = term.record(tournament, rnd, table, board, result, white=white, black=black, reason=reason)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        err.print(f"[bold red]refused[/]: {'.'.join(map(str, e['loc']))}: {e['msg']}", highlight=False)
+        raise typer.Exit(code=2)
+    console.print(f"published {event.event_id}", highlight=False)
+
+
+@app.command()
+def watch(
+    tournament: str = typer.Argument(..., help="tournament id"),
+    once: bool = typer.Option(False, "--once", help="print the current standings and exit"),
+    timeout: float = typer.Option(30.0, "--timeout", help="with --once: seconds to wait for standings"),
+) -> None:
+    """A terminal scoreboard: the latest standings of TOURNAMENT, updated as StandingsUpdated events arrive."""
+    from producers.publish import Follower
+
+    follower = Follower()
+
+    def current() -> Optional[dict[str, Any]]:
+        rounds = follower.rounds(tournament)
+        return follower.latest(tournament, rounds[-1]).body if rounds else None
+
+    try:
+        if once:
+            follower.wait(lambda: current() is not None, timeout, f"standings of {tournament}")
+            time.sleep(1.0)  # let the follower read what is already there, so that the latest is shown
+            console.print(render(current(), follower.created.get(tournament)))
+            return
+        shown = None
+        with Live(console=console, refresh_per_second=4, screen=False) as view:
+            while True:
+                time.sleep(0.25)
+                body = current()
+                if body is not None and body["event_id"] != shown:
+                    view.update(render(body, follower.created.get(tournament)))
+                    shown = body["event_id"]
+    except KeyboardInterrupt:
+        pass
+    except TimeoutError as exc:
+        err.print(f"[bold red]no standings[/]: {exc}")
+        raise typer.Exit(code=1)
+    finally:
+        follower.close()

@@ -1,0 +1,351 @@
+"""The projection worker: keeps the SQL read models from ``tournament-log`` and publishes standings.
+
+Input: ``tournament-log`` (every event the processors accepted, per tournament in acceptance
+order; see ``deploy.topics``). Output: the tables of ``projections.store`` (``events``, ``teams``,
+``matches``, ``standings``, ``standings_documents``) in the database of ``DATABASE_URL``
+(default: SQLite file ``var/projections.sqlite``), ``StandingsUpdated`` on ``standings`` and
+``PairingProposed`` on ``pairings``.
+
+Exactly-once effect without Kafka transactions: the consumed position of each partition is kept
+in the table ``projection_offsets`` and written in the same SQL transaction as the read-model
+change of the batch it covers. On start the consumer takes every partition of the topic and
+seeks to the stored positions (Kafka's committed offsets are not used; one worker per
+database), so a batch is applied once or not at all, whatever crashes in between.
+A redelivered or duplicated event id is also a no-op (``TournamentState.apply``), so replaying
+the topic from offset 0 changes nothing.
+
+When standings are taken (the rule of ``projections.replay``): the standings after round r are
+the state's just before the pairing of round r + 1 is applied, then frozen; a later correction
+to round r changes the standings of the rounds after it. After every batch that changed a
+tournament, the standings of its last paired round are recomputed, stored and published, so
+every match result change is followed by a ``StandingsUpdated`` that includes it. Each
+``StandingsUpdated`` carries the header ``log-position: <partition>:<offset>``: it includes every
+tournament-log event of that partition before that offset.
+
+Once the last paired round is complete (and the tournament has rounds left), the pairing engine
+(``projections.pairing.engine.propose_pairing``) proposes the next round: ``PairingProposed``.
+
+Run: ``python -m projections.worker`` (env ``KAFKA_BOOTSTRAP_SERVERS``, ``OLYMPIAD_TOPIC_PREFIX``,
+``DATABASE_URL``).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from sqlalchemy import Column, Integer, MetaData, String, Table, create_engine, delete, event, insert, select
+from sqlalchemy.engine import Connection, Engine
+
+from deploy import topics
+from processors.tournament import RuleViolation, TournamentState
+from projections.history import build_history
+from projections.pairing.engine import propose_pairing
+from projections.replay import RoundStandings, standings_after
+from projections.seeding import pairing_numbers
+from projections.store import events_table, matches_table, metadata, standings_documents, standings_table, teams_table
+from schemas.canonical import canonical_json
+from schemas.events import StandingsUpdated, parse_event
+from schemas.points import fmt_points
+
+log = logging.getLogger("olympiad.projections")
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'projections.sqlite'}"
+BOARD_LEVEL = {t for t, spec in topics.INPUT_TOPIC_OF.items() if spec is topics.BOARD_RESULTS}
+POSITION_HEADER = "log-position"
+COALESCE_S = 0.01  # after the first record of a batch, wait this long for more
+MAX_BATCH = 5000
+
+worker_metadata = MetaData()
+offsets_table = Table(
+    "projection_offsets",
+    worker_metadata,
+    Column("consumer", String(200), primary_key=True),
+    Column("topic", String(250), primary_key=True),
+    Column("partition", Integer, primary_key=True),
+    Column("next_offset", Integer, nullable=False),
+)
+
+
+def database_url(url: str | None = None) -> str:
+    """``url``, else ``DATABASE_URL``, else the SQLite file ``var/projections.sqlite``."""
+    return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL journaling with synchronous=NORMAL (a commit
+    is durable once the WAL is checkpointed; a crash loses at most the last commits, never half of one)."""
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+    return engine
+
+
+@dataclass
+class TournamentProjection:
+    """One tournament's state and what the current batch changed in it."""
+
+    state: TournamentState = field(default_factory=TournamentState)
+    dirty: bool = False  # changed since its standings were last taken
+    teams_changed: bool = False
+    tables: set[tuple[int, int]] = field(default_factory=set)  # (round, table) whose match changed
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Standings taken during a batch, to publish once the batch is committed."""
+
+    tournament_id: str
+    standings: RoundStandings
+    position: str  # "<partition>:<offset>" of tournament-log: every event before it is included
+
+
+class Projector:
+    """Applies tournament-log records to the read models, one SQL transaction per batch."""
+
+    def __init__(self, engine: Engine, consumer_name: str):
+        self.engine = engine
+        self.consumer_name = consumer_name
+        metadata.create_all(engine)
+        worker_metadata.create_all(engine)
+        self.tournaments: dict[str, TournamentProjection] = {}
+        self._load()
+
+    def _load(self) -> None:
+        """Rebuild every tournament's state from the stored events (in sequence order)."""
+        with self.engine.connect() as conn:
+            for row in conn.execute(select(events_table.c.body).order_by(events_table.c.seq)):
+                event = parse_event(row.body)
+                self._projection(event.tournament_id).state.apply(event)
+
+    def _projection(self, tournament_id: str) -> TournamentProjection:
+        return self.tournaments.setdefault(tournament_id, TournamentProjection())
+
+    def positions(self, topic: str) -> dict[int, int]:
+        """Stored next offset per partition of ``topic`` for this consumer."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(offsets_table.c.partition, offsets_table.c.next_offset).where(
+                offsets_table.c.consumer == self.consumer_name, offsets_table.c.topic == topic))
+            return {r.partition: r.next_offset for r in rows}
+
+    def apply_batch(self, records: Iterable[Any]) -> list[Snapshot]:
+        """Apply ``records`` (kafka-python ``ConsumerRecord``s, in partition order) in one transaction.
+
+        Returns the standings taken, to be published after the commit. An event the state refuses
+        (it cannot be, the processors judged it with the same rules) is logged and skipped.
+        """
+        snapshots: list[Snapshot] = []
+        ends: dict[tuple[str, int], int] = {}
+        last_position: dict[str, str] = {}
+        with self.engine.begin() as conn:
+            for rec in records:
+                ends[(rec.topic, rec.partition)] = rec.offset + 1
+                event = parse_event(rec.value)
+                tid = event.tournament_id
+                proj = self._projection(tid)
+                if event.type == "RoundPaired" and proj.dirty and event.round > 1 and event.event_id not in proj.state.applied:
+                    # The standings after the previous round are those of the state before this pairing.
+                    snapshots.append(Snapshot(tid, standings_after(proj.state, event.round - 1), f"{rec.partition}:{rec.offset}"))
+                    proj.dirty = False
+                try:
+                    new = proj.state.apply(event)
+                except RuleViolation as exc:
+                    log.error("tournament-log %s:%s: %s refused by the projection: %s", rec.partition, rec.offset, event.event_id, exc)
+                    continue
+                last_position[tid] = f"{rec.partition}:{rec.offset + 1}"
+                if not new:
+                    continue
+                conn.execute(insert(events_table), {
+                    "event_id": event.event_id, "tournament_id": tid, "type": event.type,
+                    "schema_version": event.schema_version, "body": canonical_json(event),
+                })
+                proj.dirty = True
+                if event.type == "TeamRegistered":
+                    proj.teams_changed = True
+                elif event.type == "RoundPaired":
+                    proj.tables.update((event.round, t.table) for t in event.tables)
+                elif event.type in BOARD_LEVEL:
+                    proj.tables.add((event.round, event.table))
+            for tid, proj in self.tournaments.items():
+                self._write_changes(conn, tid, proj)
+                if proj.dirty and proj.state.rounds:
+                    snapshots.append(Snapshot(tid, standings_after(proj.state, max(proj.state.rounds)), last_position.get(tid, "")))
+                    proj.dirty = False
+            for snap in snapshots:
+                self._write_standings(conn, snap.tournament_id, snap.standings)
+            for (topic, partition), next_offset in ends.items():
+                key = (offsets_table.c.consumer == self.consumer_name) & (offsets_table.c.topic == topic) & (
+                    offsets_table.c.partition == partition)
+                conn.execute(delete(offsets_table).where(key))
+                conn.execute(insert(offsets_table), {"consumer": self.consumer_name, "topic": topic,
+                                                     "partition": partition, "next_offset": next_offset})
+        return snapshots
+
+    def _write_changes(self, conn: Connection, tid: str, proj: TournamentProjection) -> None:
+        """Upsert the teams and the changed matches of one tournament (rows as ``projections.store`` lays them)."""
+        state = proj.state
+        if proj.teams_changed:
+            profile = state.profile
+            numbers = pairing_numbers(state.teams.values(), profile.boards, profile.seeding_floor_rating)
+            conn.execute(delete(teams_table).where(teams_table.c.tournament_id == tid))
+            conn.execute(insert(teams_table), [
+                {"tournament_id": tid, "team_id": t.team_id, "pairing_number": numbers[t.team_id], "name": t.name,
+                 "federation": t.federation} for t in state.teams.values()])
+        for rnd, table_no in sorted(proj.tables):
+            t = state.tables[(rnd, table_no)]
+            m = state.match(rnd, table_no)
+            conn.execute(delete(matches_table).where(
+                (matches_table.c.tournament_id == tid) & (matches_table.c.round == rnd) & (matches_table.c.table_no == table_no)))
+            conn.execute(insert(matches_table), {
+                "tournament_id": tid, "round": rnd, "table_no": table_no, "home": t.home, "away": t.away,
+                "home_gp": fmt_points(m.home_gp), "away_gp": fmt_points(m.away_gp), "home_mp": m.home_mp,
+                "away_mp": m.away_mp, "boards_in": m.boards_in, "status": "complete" if m.complete else "in_progress"})
+        proj.teams_changed = False
+        proj.tables.clear()
+
+    @staticmethod
+    def _write_standings(conn: Connection, tid: str, st: RoundStandings) -> None:
+        """Replace the standings rows and document of (tournament, round)."""
+        for table in (standings_table, standings_documents):
+            conn.execute(delete(table).where((table.c.tournament_id == tid) & (table.c.round == st.round)))
+        conn.execute(insert(standings_table), [
+            {"tournament_id": tid, "round": st.round, "team_id": row.team_id, "rank": row.rank, "mp": row.mp,
+             "gp": fmt_points(row.gp),
+             "tiebreaks": json.dumps({k: fmt_points(v) for k, v in row.tiebreaks.items()}, sort_keys=True)}
+            for row in st.rows])
+        conn.execute(insert(standings_documents), {"tournament_id": tid, "round": st.round, "complete": st.complete,
+                                                   "digest": st.digest, "body": st.canonical})
+
+    def latest_standings(self) -> list[Snapshot]:
+        """The standings of every tournament's last paired round, as the stored state gives them."""
+        return [Snapshot(tid, standings_after(p.state, max(p.state.rounds)), "")
+                for tid, p in self.tournaments.items() if p.state.rounds]
+
+    def proposal(self, tid: str) -> Any | None:
+        """``PairingProposed`` for the round after the last paired one, once that round is complete; else None."""
+        state = self.tournaments[tid].state
+        last = max(state.rounds, default=0)
+        if last == 0 or last >= state.profile.rounds or not state.round_complete(last):
+            return None
+        return propose_pairing(build_history(state, last), state.profile, last + 1).to_event(tid)
+
+
+def standings_event(snap: Snapshot) -> StandingsUpdated:
+    """The ``StandingsUpdated`` of a snapshot; its id names the round and the digest, so equal
+    standings give the same event.
+
+    Its rows are those of the standings document without the per-opponent ``breakdown`` (a
+    seventh of the size: every update is serialized, sent and parsed by every subscriber); the
+    full document, whose SHA-256 ``digest`` is, stays in the read model ``standings_documents``.
+    """
+    st = snap.standings
+    rows = tuple({k: v for k, v in row.items() if k != "breakdown"} for row in st.document["rows"])
+    return StandingsUpdated(
+        event_id=f"{snap.tournament_id}/r{st.round}/standings/{st.digest[:16]}", tournament_id=snap.tournament_id,
+        round=st.round, complete=st.complete, digest=st.digest, rows=rows,
+    )
+
+
+class Worker:
+    """The consume-project-publish loop. ``stop()`` (or SIGTERM/SIGINT in ``main``) ends it after the current batch."""
+
+    def __init__(self, url: str | None = None, bootstrap: str | None = None, topic_prefix: str | None = None):
+        bootstrap = bootstrap or topics.bootstrap_servers()
+        self.topic_prefix = topics.prefix() if topic_prefix is None else topic_prefix
+        self.projector = Projector(make_engine(database_url(url)), f"{self.topic_prefix}olympiad-projections")
+        self.log_topic = topics.name(topics.TOURNAMENT_LOG, self.topic_prefix)
+        # All partitions, positioned from the database (Kafka's committed offsets are not used):
+        # one worker per database.
+        self.consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False,
+                                      max_poll_records=1000, fetch_max_wait_ms=100)
+        partitions = [TopicPartition(self.log_topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)]
+        self.consumer.assign(partitions)
+        stored = self.projector.positions(self.log_topic)
+        for tp in partitions:
+            if tp.partition in stored:
+                self.consumer.seek(tp, stored[tp.partition])
+            else:
+                self.consumer.seek_to_beginning(tp)
+        self.producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", enable_idempotence=True,
+                                      linger_ms=0, max_request_size=8 * 1024 * 1024)
+        self._running = True
+        self._proposed: dict[str, str] = {}  # tournament -> id+digest of the last proposal published
+
+    def stop(self) -> None:
+        self._running = False
+
+    def publish(self, snapshots: list[Snapshot]) -> None:
+        """Publish ``StandingsUpdated`` for each snapshot, then a pairing proposal where one is due."""
+        for snap in snapshots:
+            event = standings_event(snap)
+            self.producer.send(
+                topics.name(topics.STANDINGS, self.topic_prefix),
+                key=topics.round_key(snap.tournament_id, snap.standings.round).encode(),
+                value=canonical_json(event).encode(), headers=[(POSITION_HEADER, snap.position.encode())],
+            )
+        for tid in {s.tournament_id for s in snapshots}:
+            try:
+                proposal = self.projector.proposal(tid)
+            except ValueError as exc:  # projections.pairing.matching.NoLegalPairing among them
+                log.error("%s: no pairing proposed for the next round: %s", tid, exc)
+                continue
+            if proposal is None:
+                continue
+            marker = canonical_json(proposal)
+            if self._proposed.get(tid) == marker:
+                continue
+            self.producer.send(topics.name(topics.PAIRINGS, self.topic_prefix),
+                               key=topics.round_key(tid, proposal.round).encode(), value=marker.encode())
+            self._proposed[tid] = marker
+        self.producer.flush()
+
+    def poll(self) -> list[Any]:
+        """The next batch: what arrives within ``COALESCE_S`` of the first record (at most ``MAX_BATCH``),
+        in partition order. Taking standings costs far more than applying an event, so events that
+        arrive together are projected together."""
+        records: list[Any] = []
+        deadline = None
+        while self._running and len(records) < MAX_BATCH:
+            wait_ms = 200 if deadline is None else int(max(0.0, deadline - time.monotonic()) * 1000)
+            batches = self.consumer.poll(timeout_ms=wait_ms, max_records=MAX_BATCH - len(records))
+            if not batches:
+                break
+            records += [rec for tp in sorted(batches, key=lambda tp: tp.partition) for rec in batches[tp]]
+            deadline = deadline or time.monotonic() + COALESCE_S
+        records.sort(key=lambda rec: (rec.partition, rec.offset))
+        return records
+
+    def run(self) -> None:
+        """Consume until ``stop()``; first republish the stored standings (a crash may have lost a publish)."""
+        self.publish(self.projector.latest_standings())
+        while self._running:
+            records = self.poll()
+            if records:
+                self.publish(self.projector.apply_batch(records))
+        self.consumer.close(autocommit=False)
+        self.producer.close()
+
+
+def main() -> None:
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    (ROOT / "var").mkdir(exist_ok=True)
+    worker = Worker()
+    signal.signal(signal.SIGTERM, lambda *_: worker.stop())
+    signal.signal(signal.SIGINT, lambda *_: worker.stop())
+    log.info("projecting %s into %s", worker.log_topic, worker.projector.engine.url.render_as_string(hide_password=True))
+    worker.run()
+
+
+if __name__ == "__main__":
+    main()
