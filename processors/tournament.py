@@ -227,9 +227,12 @@ class TournamentState:
         """The folded state of one table (GP, MP once complete), per ``processors.scoring``."""
         cached = self._matches.get((rnd, table))
         if cached is None:
-            codes = {b: self.results[(rnd, table, b)][1] for b in range(1, self.profile.boards + 1) if (rnd, table, b) in self.results}
-            cached = self._matches[(rnd, table)] = fold_match(codes, self.profile.boards, self.profile.match_points)
+            cached = self._matches[(rnd, table)] = fold_match(self.board_codes(rnd, table), self.profile.boards, self.profile.match_points)
         return cached
+
+    def board_codes(self, rnd: int, table: int) -> dict[int, str]:
+        """``{board: result code}`` of the boards of one table that have a result."""
+        return {b: self.results[(rnd, table, b)][1] for b in range(1, self.profile.boards + 1) if (rnd, table, b) in self.results}
 
     def round_complete(self, rnd: int) -> bool:
         """True when round ``rnd`` is paired and every table has all its boards."""

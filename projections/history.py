@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Literal
 
 from processors.tournament import TournamentState
-from projections.seeding import pairing_numbers
+from projections.seeding import team_strength, tournament_pairing_numbers
 from schemas.points import ZERO
 
 Kind = Literal["played", "forfeit-win", "forfeit-loss", "forfeit-draw", "bye", "absent", "pending"]
@@ -78,9 +78,7 @@ def build_history(state: TournamentState, through_round: int | None = None) -> H
     r_max = last if through_round is None else through_round
     if r_max > last:
         raise ValueError(f"round {r_max} has not been paired (last paired round: {last})")
-    from projections.seeding import team_strength
-
-    numbers = pairing_numbers(state.teams.values(), profile.boards, profile.seeding_floor_rating)
+    numbers = tournament_pairing_numbers(state)
     teams = {
         tid: TeamInfo(tid, t.name, t.federation, numbers[tid], team_strength(t, profile.boards, profile.seeding_floor_rating)[0])
         for tid, t in state.teams.items()

@@ -44,3 +44,9 @@ def pairing_numbers(teams: Iterable[TeamRegistered], boards: int = 4, floor: int
     if sorted(numbers.values()) != list(range(1, len(numbers) + 1)):
         raise ValueError("pairing numbers must be 1..N without gaps or repeats")
     return numbers
+
+
+def tournament_pairing_numbers(state) -> dict[str, int]:
+    """Team id -> pairing number for every team of a ``TournamentState``, by its profile's rules."""
+    profile = state.profile
+    return pairing_numbers(state.teams.values(), profile.boards, profile.seeding_floor_rating)

@@ -33,7 +33,7 @@ from processors.tournament import RuleViolation, TournamentState
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
 from projections.replay import ReplayResult, replay
-from projections.seeding import pairing_numbers
+from projections.seeding import tournament_pairing_numbers
 from schemas.canonical import canonical_json, text_digest
 from schemas.events import parse_event
 from schemas.points import fmt_points
@@ -215,8 +215,7 @@ class EventStore:
                 conn.execute(delete(table).where(table.c.tournament_id == tid))
             if not state.teams:
                 return result
-            profile = state.profile
-            numbers = pairing_numbers(state.teams.values(), profile.boards, profile.seeding_floor_rating)
+            numbers = tournament_pairing_numbers(state)
             conn.execute(
                 insert(teams_table),
                 [

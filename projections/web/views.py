@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from processors.scoring import fold_match, home_is_white
 from processors.tournament import TournamentState
 from projections.history import build_history
-from projections.seeding import pairing_numbers
+from projections.seeding import tournament_pairing_numbers
 from projections.web.backend import Snapshot
 from schemas.events import RESULT_CODES
 from schemas.points import fmt_points
@@ -31,8 +31,7 @@ CUT_TEXT = ", leaving out the round of the opponent with the fewest MP (cut-1)"
 
 def team_refs(state: TournamentState) -> dict[str, dict[str, Any]]:
     """team id -> ``{team_id, name, federation, pairing_number}`` (pairing numbers per R-I1)."""
-    profile = state.profile
-    numbers = pairing_numbers(state.teams.values(), profile.boards, profile.seeding_floor_rating)
+    numbers = tournament_pairing_numbers(state)
     return {tid: {"team_id": tid, "name": t.name, "federation": t.federation, "pairing_number": numbers[tid]}
             for tid, t in state.teams.items()}
 
@@ -111,9 +110,7 @@ def preview_view(state: TournamentState, rnd: int, table: int, entered: Mapping[
     """The match score a table would have with ``entered`` ({board: code}) over its stored results,
     folded by ``processors.scoring.fold_match``. Nothing is stored."""
     t = paired_table(state, rnd, table)
-    codes = {b: state.results[(rnd, table, b)][1] for b in range(1, state.profile.boards + 1)
-             if (rnd, table, b) in state.results}
-    codes.update(entered)
+    codes = {**state.board_codes(rnd, table), **entered}
     m = fold_match(codes, state.profile.boards, state.profile.match_points)
     return {"round": rnd, "table": table, "home": t.home, "away": t.away, "home_gp": fmt_points(m.home_gp),
             "away_gp": fmt_points(m.away_gp), "home_mp": m.home_mp, "away_mp": m.away_mp,
