@@ -4,9 +4,10 @@ Two deployments serve the same app:
 
 - embedded (``projections.web.embedded.EmbeddedBackend``): the ``EventStore`` in this process;
   an accepted write is appended, the standings are recomputed by the core and pushed in-process.
-- Kafka (to come with issue 4): ``submit`` validates against a locally folded
-  ``TournamentState`` and publishes through ``producers.terminal``; updates come from the standings
-  topic. The app, the pages and the tests do not change.
+- Kafka (``projections.web.kafka_backend.KafkaBackend``): ``submit`` validates against a
+  ``TournamentState`` folded from ``tournament-log`` and publishes through ``producers.terminal``;
+  updates come from the ``standings`` topic, standings documents from the projection worker's
+  read models. The app, the pages and the tests do not change.
 
 The app calls ``start`` once in its event loop with a ``publish`` callback, reads through
 ``read()`` (a consistent snapshot while the context is open) and writes through ``submit`` from a
@@ -14,12 +15,33 @@ worker thread.
 """
 from __future__ import annotations
 
+import copy
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from processors.tournament import TournamentState
-from projections.replay import RoundStandings
+
+
+class StandingsDocument(Protocol):
+    """Standings after one round as the views read them (``projections.replay.RoundStandings`` is one).
+
+    ``document`` is the canonical standings document (``projections.standings.standings_document``:
+    rows in rank order with every tie-break value and its per-opponent ``breakdown``); ``digest``
+    its SHA-256 (hex), equal to what ``olympiad replay`` prints.
+    """
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+    @property
+    def digest(self) -> str: ...
+
+    @property
+    def document(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -31,7 +53,7 @@ class Snapshot:
     """
 
     state: TournamentState
-    standings: Mapping[int, RoundStandings]
+    standings: Mapping[int, StandingsDocument]
 
     @property
     def last_round(self) -> int:
@@ -68,9 +90,17 @@ class StandingsUpdate:
 STREAM_FIELDS = ("rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks")
 
 
-def compact_rows(standings: RoundStandings) -> list[dict[str, Any]]:
-    """The standings rows of ``standings`` as the stream carries them (``STREAM_FIELDS`` only)."""
-    return [{k: row[k] for k in STREAM_FIELDS} for row in standings.document["rows"]]
+def compact_rows(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Standings document rows (``document["rows"]``, or the rows of a ``StandingsUpdated``) as the
+    stream carries them: ``STREAM_FIELDS`` only. Raises ``KeyError`` for a row missing one."""
+    return [{k: row[k] for k in STREAM_FIELDS} for row in rows]
+
+
+def frozen_copy(state: TournamentState) -> TournamentState:
+    """A copy of ``state`` that later ``apply`` calls on either do not change in the other: each
+    container field is copied (its items, events and tuples, are immutable). About 1 ms for 206
+    teams and 11 rounds."""
+    return replace(state, **{f.name: copy.copy(getattr(state, f.name)) for f in fields(state)})
 
 
 class Backend(Protocol):

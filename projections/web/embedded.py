@@ -13,21 +13,18 @@ and at stop.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import threading
 from contextlib import contextmanager
-from dataclasses import fields, replace
 from typing import Any, Callable, Iterator, Sequence
 
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
-from processors.tournament import TournamentState
 from projections.replay import RoundStandings, standings_after
 from projections.store import EventStore, database_url
-from projections.web.backend import Snapshot, StandingsUpdate, compact_rows
+from projections.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
 from projections.web.views import match_view, team_refs
 
 log = logging.getLogger("olympiad.web")
@@ -120,7 +117,7 @@ class EmbeddedBackend:
 
     def _recompute(self) -> StandingsUpdate:
         with self._lock:  # a consistent copy (~1 ms), so writes need not wait for the computation
-            state = _frozen_copy(self.store.state)
+            state = frozen_copy(self.store.state)
             touched, caused, self._touched, self._caused = self._touched, self._caused, {}, []
         last = max(state.rounds)
         standings = standings_after(state, last)
@@ -130,10 +127,5 @@ class EmbeddedBackend:
             self._standings[last] = standings
             self._seq += 1
             return StandingsUpdate(state.tournament_id, self._seq, last, standings.complete, standings.digest,
-                                   compact_rows(standings), matches, caused)
+                                   compact_rows(standings.document["rows"]), matches, caused)
 
-
-def _frozen_copy(state: TournamentState) -> TournamentState:
-    """A copy of ``state`` that later ``apply`` calls do not change: each container field is copied
-    (its items, events and tuples, are immutable)."""
-    return replace(state, **{f.name: copy.copy(getattr(state, f.name)) for f in fields(state)})
