@@ -31,7 +31,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 
 from processors.scoring import board_points
-from processors.tournament import RuleViolation
+from processors.tournament import RuleViolation, TournamentState
+from producers import arbiter
+from projections.pairing.matching import NoLegalPairing
+from projections.pairing.read_model import next_round_proposal
 from projections.web import views
 from projections.web.auth import Refused, TokenStore
 from projections.web.backend import Backend, StandingsUpdate, compact_rows
@@ -40,7 +43,7 @@ from projections.web.models import (
     Comparison, CorrectionIn, ForfeitIn, IssuedToken, Match, Pairings, Preview, PreviewIn, Refusal, ResultsIn,
     RoundInfo, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
 )
-from schemas.events import RESULT_CODES, EventSchemaError, parse_event
+from schemas.events import RESULT_CODES, EventSchemaError, PairingProposed, parse_event
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
@@ -167,6 +170,15 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     def now() -> str:
         return datetime.now(timezone.utc).isoformat()
+
+    def proposed_or_refuse(state: TournamentState, rnd: int) -> PairingProposed:
+        try:
+            event = next_round_proposal(state)
+        except NoLegalPairing as exc:
+            raise ApiError(422, str(exc), field="round", rule="a legal pairing exists") from None
+        if event is None or event.round != rnd:
+            raise views.NotFound(f"no proposal for round {rnd}: the pairing exists once round {rnd - 1} is complete")
+        return event
 
     def write(events: list[Any], rnd: int, table: int, terminal: str) -> Written:
         accepted = backend.submit(events)
@@ -357,6 +369,27 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
             "round": rnd, "table": table, "winner": body.winner, "reason": body.reason,
         })
         return write([event], rnd, table, terminal.terminal_id)
+
+    # ------------------------------------------------------------------ pairings (chief arbiter)
+    @app.get("/api/tournaments/{tid}/rounds/{rnd}/proposal", responses=REFUSALS, tags=["pairing"])
+    def proposal(tid: str, rnd: int) -> dict:
+        """The engine's proposed pairing of round ``rnd`` (``PairingProposed``, with its decision
+        trace): it exists once the previous round is complete (issue 3)."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            event = proposed_or_refuse(snap.state, rnd)
+        return event.model_dump(mode="json")
+
+    @app.post("/api/tournaments/{tid}/rounds/{rnd}/pairing", status_code=201, responses=REFUSALS, tags=["pairing"])
+    def publish_pairing(tid: str, rnd: int,
+                        cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> dict:
+        """Publish the engine's proposal for round ``rnd`` as ``RoundPaired``. Chief arbiter only."""
+        check_tournament(tid)
+        tokens.authorize_chief(token_of(cred), tid)
+        with backend.read() as snap:
+            event = arbiter.round_paired(proposed_or_refuse(snap.state, rnd))
+        backend.submit([event])
+        return event.model_dump(mode="json")
 
     # ------------------------------------------------------------------ terminals
     @app.post("/api/tournaments/{tid}/terminals", status_code=201, response_model=IssuedToken, responses=REFUSALS,
