@@ -18,50 +18,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing as mp
-import os
 import re
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
+
+from projections.web.local_server import call, serving
 
 TID = "samarkand-2026-open"
 CHIEF = "bench-chief-token"
 CAUSED = re.compile(rb'"caused_by":\[([^\]]*)\]')
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def call(url: str, body: dict | None = None, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
-    req = urllib.request.Request(url, data=json.dumps(body).encode() if body is not None else None, headers=headers)
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.load(r)
-
-
-def start_server(port: int) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from olympiad.cli import app; app()", "serve", "--source", TID, "--rounds", "10",
-         "--port", str(port)],
-        env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": CHIEF}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            call(f"http://127.0.0.1:{port}/api/tournaments")
-            return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise SystemExit(f"olympiad serve did not start: {proc.stderr.read().decode()}")
-            time.sleep(0.1)
 
 
 # ---------------------------------------------------------------------- subscriber processes
@@ -130,41 +96,38 @@ def main() -> None:
             {"board": e.board, "result": e.result, "reason": e.reason or ("forfeit in the source" if forfeit else None)})
     tables = sorted(by_table)[: args.tables]
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}/api/tournaments/{TID}"
-    server = start_server(port)
-    ctx = mp.get_context("spawn")
-    ready, out, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
-    shares = [args.subscribers // args.processes + (i < args.subscribers % args.processes) for i in range(args.processes)]
-    clients = [ctx.Process(target=subscriber_process, args=(f"{base}/stream", n, ready, stop, out)) for n in shares if n]
-    try:
-        for c in clients:
-            c.start()
-        t0 = time.monotonic()
-        connected = sum(ready.get(timeout=120) for _ in clients)
-        print(f"{connected} subscribers connected in {time.monotonic() - t0:.1f} s")
-        token = call(f"{base}/terminals", {"terminal_id": "bench", "tables": None}, CHIEF)["token"]
+    with serving(TID, 10, CHIEF) as root:
+        base = f"{root}/api/tournaments/{TID}"
+        ctx = mp.get_context("spawn")
+        ready, out, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
+        shares = [args.subscribers // args.processes + (i < args.subscribers % args.processes) for i in range(args.processes)]
+        clients = [ctx.Process(target=subscriber_process, args=(f"{base}/stream", n, ready, stop, out)) for n in shares if n]
+        try:
+            for c in clients:
+                c.start()
+            t0 = time.monotonic()
+            connected = sum(ready.get(timeout=120) for _ in clients)
+            print(f"{connected} subscribers connected in {time.monotonic() - t0:.1f} s")
+            token = call(f"{base}/terminals", {"terminal_id": "bench", "tables": None}, CHIEF)["token"]
 
-        submitted: list[tuple[float, set[str]]] = []
-        post_ms = []
-        for i, table in enumerate(tables):
-            due = t0 = time.monotonic()
-            written = call(f"{base}/rounds/11/tables/{table}/results", {"boards": by_table[table]}, token)
-            post_ms.append((time.monotonic() - t0) * 1000)
-            submitted.append((t0, set(written["event_ids"])))
-            time.sleep(max(0.0, due + args.interval - time.monotonic()))
-        time.sleep(3)  # let the last update reach everyone
-        stop.set()
-        records = [sub for _ in clients for sub in out.get(timeout=60)]  # one list of updates per subscriber
-        final = call(f"{base}/standings")
-    finally:
-        stop.set()
-        for c in clients:
-            c.join(timeout=10)
-            if c.is_alive():
-                c.terminate()
-        server.terminate()
-        server.wait(timeout=10)
+            submitted: list[tuple[float, set[str]]] = []
+            post_ms = []
+            for i, table in enumerate(tables):
+                due = t0 = time.monotonic()
+                written = call(f"{base}/rounds/11/tables/{table}/results", {"boards": by_table[table]}, token)
+                post_ms.append((time.monotonic() - t0) * 1000)
+                submitted.append((t0, set(written["event_ids"])))
+                time.sleep(max(0.0, due + args.interval - time.monotonic()))
+            time.sleep(3)  # let the last update reach everyone
+            stop.set()
+            records = [sub for _ in clients for sub in out.get(timeout=60)]  # one list of updates per subscriber
+            final = call(f"{base}/standings")
+        finally:
+            stop.set()
+            for c in clients:
+                c.join(timeout=10)
+                if c.is_alive():
+                    c.terminate()
 
     latencies, missing = [], 0
     for updates in records:

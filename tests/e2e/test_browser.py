@@ -13,15 +13,9 @@ Needs Debian's ``chromium`` and ``chromium-driver`` (``deploy/install-browser.sh
 """
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -32,6 +26,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from projections.replay import replay
 from projections.sources import load_source
+from projections.web.local_server import call, serving
 from projections.web.preload import held_back, through_round
 from schemas.events import parse_event
 
@@ -44,40 +39,10 @@ CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def call(url: str, body: dict | None = None, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
-    req = urllib.request.Request(url, data=json.dumps(body).encode() if body is not None else None, headers=headers)
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from olympiad.cli import app; app()", "serve", "--source", TID, "--rounds", "10",
-         "--port", str(port)],
-        env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": CHIEF}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            call(f"{base}/api/tournaments")
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"olympiad serve did not start: {proc.stdout.read()}")
-            time.sleep(0.1)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving(TID, 10, CHIEF, start_timeout=60) as base:
+        yield base
 
 
 def chromium() -> webdriver.Chrome:
