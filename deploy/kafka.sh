@@ -9,7 +9,7 @@
 #           answers a metadata request, create the olympiad topics; prints KAFKA_BOOTSTRAP_SERVERS=...
 #           Idempotent: a broker already running from $KAFKA_HOME is left alone.
 #   stop    SIGTERM (controlled shutdown), wait up to 60 s, then SIGKILL. Idempotent.
-#   status  exit 0 and print the bootstrap address if the broker answers, else exit 1.
+#   status  exit 0 and print the bootstrap address if this KAFKA_HOME's broker answers, else exit 1.
 #   topics  create (or check) the olympiad topics on the running broker (deploy/topics.py).
 #   fetch   only resolve the jars (warms the cache, e.g. in a CI image step).
 #   reset   stop, then delete the broker's data, logs and config (topics, offsets, cluster id);
@@ -130,6 +130,10 @@ start() {
     fi
     log "pid $pid does not answer on $BOOTSTRAP"; exit 1
   fi
+  if "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout 2 >/dev/null; then
+    log "another broker already answers on $BOOTSTRAP: set KAFKA_PORT to a free port, or KAFKA_BOOTSTRAP_SERVERS to use that broker"
+    exit 1
+  fi
   fetch
   write_config
   format_storage
@@ -167,11 +171,13 @@ stop() {
 }
 
 status() {
-  if "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout 2 >/dev/null; then
+  # Only this KAFKA_HOME's broker counts: another process answering on the port is not ours to use.
+  local pid
+  if pid="$(running_pid)" && "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout 2 --pid "$pid" >/dev/null; then
     echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
     return 0
   fi
-  log "no broker answers on $BOOTSTRAP"
+  log "no broker of $KAFKA_HOME answers on $BOOTSTRAP"
   return 1
 }
 

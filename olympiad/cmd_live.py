@@ -7,6 +7,7 @@ projection worker (``python -m projections.worker``) as child processes, stopped
 """
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -19,16 +20,22 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from deploy import topics
 from olympiad.cli import app
+from projections.web.local_server import free_port
 from olympiad.render import standings_table
 
 ROOT = Path(__file__).resolve().parent.parent
 console = Console()
 err = Console(stderr=True)
+
+
+class BrokerUnavailable(RuntimeError):
+    """No Kafka broker could be used or started; the message says why and what to set."""
 
 
 class Broker:
@@ -45,8 +52,13 @@ class Broker:
         if not self.bootstrap:
             script = ["bash", str(ROOT / "deploy" / "kafka.sh")]
             running = subprocess.run([*script, "status"], capture_output=True, text=True)
-            out = running.stdout if running.returncode == 0 else subprocess.run(
-                [*script, "start"], check=True, capture_output=True, text=True).stdout
+            if running.returncode == 0:
+                out = running.stdout
+            else:
+                started = subprocess.run([*script, "start"], capture_output=True, text=True)
+                if started.returncode != 0:
+                    raise BrokerUnavailable(f"deploy/kafka.sh start failed: {started.stderr.strip().splitlines()[-1:]}")
+                out = started.stdout
             self.bootstrap = out.strip().splitlines()[-1].removeprefix("KAFKA_BOOTSTRAP_SERVERS=")
             self.started = running.returncode != 0
         return self
@@ -54,6 +66,25 @@ class Broker:
     def __exit__(self, *exc: object) -> None:
         if self.started and not self.keep:
             subprocess.run(["bash", str(ROOT / "deploy" / "kafka.sh"), "stop"], check=False, capture_output=True)
+
+
+def kafka_refusals(command):
+    """Decorate a command: a broker that cannot be reached or started ends it with a clear refusal
+    (exit status 2) instead of a traceback."""
+    from kafka.errors import KafkaError
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (BrokerUnavailable, KafkaError) as exc:
+            where = os.environ.get("KAFKA_BOOTSTRAP_SERVERS") or "the local deploy/ broker"
+            err.print(f"[bold red]refused[/]: no Kafka broker to use ({where}): {escape(str(exc) or type(exc).__name__)}; "
+                      "set KAFKA_BOOTSTRAP_SERVERS to a running broker, or KAFKA_PORT to a free port for deploy/kafka.sh",
+                      highlight=False, soft_wrap=True)
+            raise typer.Exit(code=2) from None
+
+    return run
 
 
 class LivePipeline:
@@ -87,6 +118,8 @@ class LivePipeline:
 
     def env(self) -> dict[str, str]:
         env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": self.bootstrap or "", "OLYMPIAD_TOPIC_PREFIX": self.topic_prefix}
+        # faust binds its web port even with the web server off: a free one, so pipelines can coexist.
+        env.setdefault("WEB_PORT", str(free_port()))
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         return env
@@ -166,6 +199,7 @@ def _load(source: str) -> list:
 
 
 @app.command()
+@kafka_refusals
 def live(
     source: Optional[str] = typer.Argument(None, help="publish this source (shipped log name, data folder or event log), print the final standings and stop"),
     speed: float = typer.Option(0.0, "--speed", help="board results per second when publishing (0: as fast as the pipeline takes them)"),
@@ -208,6 +242,7 @@ def live(
 
 
 @app.command("publish")
+@kafka_refusals
 def publish_command(
     source: str = typer.Argument(..., help="a shipped log name (samarkand-2026-open), a data folder or an event log"),
     speed: float = typer.Option(0.0, "--speed", help="board results per second (0: as fast as the pipeline takes them)"),
@@ -221,6 +256,7 @@ def publish_command(
 
 
 @app.command()
+@kafka_refusals
 def enter(
     tournament: str = typer.Argument(..., help="tournament id"),
     rnd: int = typer.Argument(..., metavar="ROUND"),
@@ -248,6 +284,7 @@ def enter(
 
 
 @app.command()
+@kafka_refusals
 def watch(
     tournament: str = typer.Argument(..., help="tournament id"),
     once: bool = typer.Option(False, "--once", help="print the current standings and exit"),

@@ -88,6 +88,8 @@ def pair(
     events = load_or_refuse(source)
     state, published = _state_before(events, rnd, include_pairing=False)
     profile = _profile(state, profile_name)
+    if not 1 <= rnd <= profile.rounds:
+        refuse(ValueError(f"round {rnd} is outside 1..{profile.rounds} of profile {profile.name}"))
     if state.rounds and max(state.rounds) != rnd - 1:
         refuse(ValueError(f"round {rnd} cannot be paired: the log's last paired round before it is {max(state.rounds)}"))
     history, inferred = _history(state, rnd, profile, infer)

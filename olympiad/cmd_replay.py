@@ -15,6 +15,8 @@ from processors.tournament import RuleViolation
 from projections.eventlog import write_log
 from projections.sources import load_source
 from projections.store import EventStore
+from sqlalchemy.exc import SQLAlchemyError
+
 from schemas.events import EventSchemaError
 
 console = Console()
@@ -40,17 +42,19 @@ def load_or_refuse(source: str) -> list:
 @app.command()
 def replay(
     source: str = typer.Argument(..., help="a shipped log name (samarkand-2026-open), a data folder or an event log"),
-    through_round: Optional[int] = typer.Option(None, "--through-round", "-r", help="standings after this round"),
+    through_round: Optional[int] = typer.Option(None, "--through-round", "-r", min=1, help="standings after this round"),
     as_json: bool = typer.Option(False, "--json", help="print the canonical standings JSON instead of the table"),
     db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL of the event store (default: in-memory SQLite)"),
 ) -> None:
     """Replay SOURCE through the embedded event store and print the standings and their SHA-256 digest."""
     events = load_or_refuse(source)
-    store = EventStore(db or "sqlite://")
     try:
+        store = EventStore(db or "sqlite://")
         store.append(events)
     except RuleViolation as exc:
         refuse(exc)
+    except SQLAlchemyError as exc:
+        refuse(ValueError(f"--db {db}: {exc.__class__.__name__}: {exc}"))
     result = store.project()
     if not result.rounds:
         refuse(ValueError("the source has no paired round"))

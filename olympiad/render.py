@@ -8,20 +8,19 @@ from schemas.points import fmt_points
 
 
 def standings_table(standings: RoundStandings, tiebreaks: tuple[str, ...], title: str) -> Table:
-    """A rich table: Rk, SNo, Team, MP, each tie-break, GP (GP last, as chess-results prints it)."""
-    table = Table(title=title, title_justify="left")
-    table.add_column("Rk", justify="right")
-    table.add_column("SNo", justify="right")
+    """A rich table as chess-results prints standings: Rk, SNo, Team, MP, then the tie-breaks in the
+    profile's order (GP among them where the profile ranks by it, else GP last)."""
+    table = Table(title=title, title_justify="left", caption=f"order: MP, {', '.join(tiebreaks)}, pairing number")
+    for name in ("Rk", "SNo"):
+        table.add_column(name, justify="right")
     table.add_column("Team")
-    table.add_column("MP", justify="right")
-    shown = [tb for tb in tiebreaks if tb != "GP"]
-    for tb in shown:
-        table.add_column(tb, justify="right")
-    table.add_column("GP", justify="right")
+    columns = list(tiebreaks) + ([] if "GP" in tiebreaks else ["GP"])
+    for name in ["MP", *columns]:
+        table.add_column(name, justify="right")
     previous = None
     for row in standings.rows:
         rank = "" if row.rank == previous else str(row.rank)  # a shared place prints once
         previous = row.rank
-        table.add_row(rank, str(row.pairing_number), row.name, str(row.mp),
-                      *(fmt_points(row.tiebreaks[tb]) for tb in shown), fmt_points(row.gp))
+        values = [fmt_points(row.gp if name == "GP" else row.tiebreaks[name]) for name in columns]
+        table.add_row(rank, str(row.pairing_number), row.name, str(row.mp), *values)
     return table

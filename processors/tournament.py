@@ -45,8 +45,8 @@ class TournamentState:
     """Everything the rules need to judge the next event of one tournament.
 
     ``results[(round, table, board)] = (event_id, code)`` holds the current result of each
-    board (corrections replace it); ``applied`` holds every event id seen, so a second copy of
-    an event is a no-op.
+    board (corrections replace it); ``applied`` holds every event by its id: a second copy of an
+    event is a no-op, a different event under a used id is refused.
     """
 
     tournament_id: str | None = None
@@ -57,7 +57,7 @@ class TournamentState:
     results: dict[BoardKey, tuple[str, str]] = field(default_factory=dict)
     result_history: dict[str, BoardKey] = field(default_factory=dict)
     withdrawn: dict[str, int] = field(default_factory=dict)
-    applied: set[str] = field(default_factory=set)
+    applied: dict[str, Any] = field(default_factory=dict)  # event id -> the event, to tell a copy from a reuse
     # Folded tables, dropped whenever one of their boards changes (standings read them per round).
     _matches: dict[tuple[int, int], MatchOutcome] = field(default_factory=dict, repr=False)
 
@@ -73,7 +73,13 @@ class TournamentState:
 
         Raises ``RuleViolation`` if the event breaks a rule; the state is then unchanged.
         """
-        if event.event_id in self.applied:
+        prior = self.applied.get(event.event_id)
+        if prior is not None:
+            if prior != event:
+                raise RuleViolation(
+                    f"event id {event.event_id!r} was already used for a different {prior.type}",
+                    field="event_id", rule="an event id names one event",
+                )
             return False
         handler = getattr(self, "_on_" + event.type, None)
         if handler is None:
@@ -81,7 +87,7 @@ class TournamentState:
         if event.type != "TournamentCreated":
             self._check_tournament(event)
         handler(event)
-        self.applied.add(event.event_id)
+        self.applied[event.event_id] = event
         return True
 
     def _check_tournament(self, event: Any) -> None:

@@ -73,3 +73,10 @@ def test_withdrawn_team_is_not_paired_again():
     state = state_of([*four_team_round_one(), TeamWithdrawn(event_id="wd", tournament_id=TID, team_id="D", from_round=2)])
     assert refused(state, paired(2, [("A", "B"), ("C", "D")])).rule == "withdrawn teams are not paired"
     state.apply(paired(2, [("A", "B")], absent=("C", "D")))
+
+
+def test_an_event_id_reused_for_different_content_is_refused():
+    state = state_of(four_team_round_one())
+    assert state.apply(board(1, 1, 1, "1-0")) is False  # the same event again: a no-op
+    exc = refused(state, board(1, 1, 1, "0-1"))  # same id "r1/t1/b1", another result
+    assert (exc.field, exc.rule) == ("event_id", "an event id names one event")
