@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-from sqlalchemy import Column, Integer, MetaData, String, Table, create_engine, delete, event, insert, select
+from sqlalchemy import Column, Integer, MetaData, String, Table, create_engine, delete, event, insert, select, tuple_
 from sqlalchemy.engine import Connection, Engine
 
 from deploy import topics
@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'projections.sqlite'}"
 BOARD_LEVEL = {t for t, spec in topics.INPUT_TOPIC_OF.items() if spec is topics.BOARD_RESULTS}
 POSITION_HEADER = "log-position"
-COALESCE_S = 0.01  # after the first record of a batch, wait this long for more
+COALESCE_S = 0.002  # after the first record of a batch, wait this long for more (under load batches grow by themselves)
 MAX_BATCH = 5000
 
 worker_metadata = MetaData()
@@ -148,6 +148,7 @@ class Projector:
         snapshots: list[Snapshot] = []
         ends: dict[tuple[str, int], int] = {}
         last_position: dict[str, str] = {}
+        new_events: list[dict[str, Any]] = []
         with self.engine.begin() as conn:
             for rec in records:
                 ends[(rec.topic, rec.partition)] = rec.offset + 1
@@ -166,9 +167,9 @@ class Projector:
                 last_position[tid] = f"{rec.partition}:{rec.offset + 1}"
                 if not new:
                     continue
-                conn.execute(insert(events_table), {
+                new_events.append({
                     "event_id": event.event_id, "tournament_id": tid, "type": event.type,
-                    "schema_version": event.schema_version, "body": canonical_json(event),
+                    "schema_version": event.schema_version, "body": rec.value.decode(),  # the processors' canonical JSON
                 })
                 proj.dirty = True
                 if event.type == "TeamRegistered":
@@ -177,6 +178,8 @@ class Projector:
                     proj.tables.update((event.round, t.table) for t in event.tables)
                 elif event.type in BOARD_LEVEL:
                     proj.tables.add((event.round, event.table))
+            if new_events:
+                conn.execute(insert(events_table), new_events)
             for tid, proj in self.tournaments.items():
                 self._write_changes(conn, tid, proj)
                 if proj.dirty and proj.state.rounds:
@@ -184,12 +187,13 @@ class Projector:
                     proj.dirty = False
             for snap in snapshots:
                 self._write_standings(conn, snap.tournament_id, snap.standings)
-            for (topic, partition), next_offset in ends.items():
-                key = (offsets_table.c.consumer == self.consumer_name) & (offsets_table.c.topic == topic) & (
-                    offsets_table.c.partition == partition)
-                conn.execute(delete(offsets_table).where(key))
-                conn.execute(insert(offsets_table), {"consumer": self.consumer_name, "topic": topic,
-                                                     "partition": partition, "next_offset": next_offset})
+            if ends:
+                conn.execute(delete(offsets_table).where(
+                    (offsets_table.c.consumer == self.consumer_name)
+                    & tuple_(offsets_table.c.topic, offsets_table.c.partition).in_(list(ends))))
+                conn.execute(insert(offsets_table), [
+                    {"consumer": self.consumer_name, "topic": topic, "partition": partition, "next_offset": next_offset}
+                    for (topic, partition), next_offset in ends.items()])
         return snapshots
 
     def _write_changes(self, conn: Connection, tid: str, proj: TournamentProjection) -> None:
@@ -202,15 +206,19 @@ class Projector:
             conn.execute(insert(teams_table), [
                 {"tournament_id": tid, "team_id": t.team_id, "pairing_number": numbers[t.team_id], "name": t.name,
                  "federation": t.federation} for t in state.teams.values()])
-        for rnd, table_no in sorted(proj.tables):
-            t = state.tables[(rnd, table_no)]
-            m = state.match(rnd, table_no)
+        if proj.tables:
+            changed = sorted(proj.tables)
             conn.execute(delete(matches_table).where(
-                (matches_table.c.tournament_id == tid) & (matches_table.c.round == rnd) & (matches_table.c.table_no == table_no)))
-            conn.execute(insert(matches_table), {
-                "tournament_id": tid, "round": rnd, "table_no": table_no, "home": t.home, "away": t.away,
-                "home_gp": fmt_points(m.home_gp), "away_gp": fmt_points(m.away_gp), "home_mp": m.home_mp,
-                "away_mp": m.away_mp, "boards_in": m.boards_in, "status": "complete" if m.complete else "in_progress"})
+                (matches_table.c.tournament_id == tid) & tuple_(matches_table.c.round, matches_table.c.table_no).in_(changed)))
+            rows = []
+            for rnd, table_no in changed:
+                t = state.tables[(rnd, table_no)]
+                m = state.match(rnd, table_no)
+                rows.append({
+                    "tournament_id": tid, "round": rnd, "table_no": table_no, "home": t.home, "away": t.away,
+                    "home_gp": fmt_points(m.home_gp), "away_gp": fmt_points(m.away_gp), "home_mp": m.home_mp,
+                    "away_mp": m.away_mp, "boards_in": m.boards_in, "status": "complete" if m.complete else "in_progress"})
+            conn.execute(insert(matches_table), rows)
         proj.teams_changed = False
         proj.tables.clear()
 
@@ -268,7 +276,7 @@ class Worker:
         # All partitions, positioned from the database (Kafka's committed offsets are not used):
         # one worker per database.
         self.consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False,
-                                      max_poll_records=1000, fetch_max_wait_ms=100)
+                                      max_poll_records=MAX_BATCH, fetch_max_wait_ms=10)
         partitions = [TopicPartition(self.log_topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)]
         self.consumer.assign(partitions)
         stored = self.projector.positions(self.log_topic)
