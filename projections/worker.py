@@ -48,7 +48,7 @@ from processors.tournament import RuleViolation, TournamentState
 from projections.history import build_history
 from projections.pairing.engine import propose_pairing
 from projections.replay import RoundStandings, standings_after
-from projections.seeding import pairing_numbers
+from projections.seeding import tournament_pairing_numbers
 from projections.store import events_table, matches_table, metadata, standings_documents, standings_table, teams_table
 from schemas.canonical import canonical_json
 from schemas.events import StandingsUpdated, parse_event
@@ -200,8 +200,7 @@ class Projector:
         """Upsert the teams and the changed matches of one tournament (rows as ``projections.store`` lays them)."""
         state = proj.state
         if proj.teams_changed:
-            profile = state.profile
-            numbers = pairing_numbers(state.teams.values(), profile.boards, profile.seeding_floor_rating)
+            numbers = tournament_pairing_numbers(state)
             conn.execute(delete(teams_table).where(teams_table.c.tournament_id == tid))
             conn.execute(insert(teams_table), [
                 {"tournament_id": tid, "team_id": t.team_id, "pairing_number": numbers[t.team_id], "name": t.name,
