@@ -32,7 +32,7 @@ from sqlalchemy.engine import Engine
 from processors.tournament import RuleViolation, TournamentState
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
-from projections.replay import ReplayResult, replay
+from projections.replay import ReplayResult, RoundStandings, replay
 from projections.seeding import tournament_pairing_numbers
 from schemas.canonical import canonical_json, text_digest
 from schemas.events import parse_event
@@ -127,6 +127,36 @@ def database_url(url: str | None = None) -> str:
     return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
 
 
+# Read-model rows: the one layout the embedded store and the Kafka projection worker both write.
+def team_rows(state: TournamentState) -> list[dict[str, Any]]:
+    """``teams`` rows of every registered team, with its pairing number (R-I1)."""
+    numbers = tournament_pairing_numbers(state)
+    return [{"tournament_id": state.tournament_id, "team_id": t.team_id, "pairing_number": numbers[t.team_id],
+             "name": t.name, "federation": t.federation} for t in state.teams.values()]
+
+
+def match_row(state: TournamentState, rnd: int, table: int) -> dict[str, Any]:
+    """The ``matches`` row of one table: GP as decimal strings, MP once complete."""
+    t = state.tables[(rnd, table)]
+    m = state.match(rnd, table)
+    return {"tournament_id": state.tournament_id, "round": rnd, "table_no": table, "home": t.home, "away": t.away,
+            "home_gp": fmt_points(m.home_gp), "away_gp": fmt_points(m.away_gp), "home_mp": m.home_mp,
+            "away_mp": m.away_mp, "boards_in": m.boards_in, "status": "complete" if m.complete else "in_progress"}
+
+
+def standings_rows(tid: str, st: RoundStandings) -> list[dict[str, Any]]:
+    """``standings`` rows of one round: rank, MP, GP and every tie-break value (JSON, decimal strings)."""
+    return [{"tournament_id": tid, "round": st.round, "team_id": row.team_id, "rank": row.rank, "mp": row.mp,
+             "gp": fmt_points(row.gp),
+             "tiebreaks": json.dumps({k: fmt_points(v) for k, v in row.tiebreaks.items()}, sort_keys=True)}
+            for row in st.rows]
+
+
+def standings_document_row(tid: str, st: RoundStandings) -> dict[str, Any]:
+    """The ``standings_documents`` row of one round: the canonical document and its SHA-256."""
+    return {"tournament_id": tid, "round": st.round, "complete": st.complete, "digest": st.digest, "body": st.canonical}
+
+
 def _proposal_row(state: TournamentState) -> dict[str, Any] | None:
     """The ``proposed_pairings`` row for ``state``: the engine's ``PairingProposed`` (issue 3), or
     the constraint that cannot be met, so that a projection never stops on an unpairable round."""
@@ -215,41 +245,13 @@ class EventStore:
                 conn.execute(delete(table).where(table.c.tournament_id == tid))
             if not state.teams:
                 return result
-            numbers = tournament_pairing_numbers(state)
-            conn.execute(
-                insert(teams_table),
-                [
-                    {"tournament_id": tid, "team_id": t.team_id, "pairing_number": numbers[t.team_id], "name": t.name, "federation": t.federation}
-                    for t in state.teams.values()
-                ],
-            )
-            match_rows = []
-            for rnd, pairing in sorted(state.rounds.items()):
-                for t in pairing.tables:
-                    m = state.match(rnd, t.table)
-                    match_rows.append(
-                        {
-                            "tournament_id": tid, "round": rnd, "table_no": t.table, "home": t.home, "away": t.away,
-                            "home_gp": fmt_points(m.home_gp), "away_gp": fmt_points(m.away_gp),
-                            "home_mp": m.home_mp, "away_mp": m.away_mp, "boards_in": m.boards_in,
-                            "status": "complete" if m.complete else "in_progress",
-                        }
-                    )
-            if match_rows:
-                conn.execute(insert(matches_table), match_rows)
-            for rnd, st in result.rounds.items():
-                conn.execute(
-                    insert(standings_table),
-                    [
-                        {"tournament_id": tid, "round": rnd, "team_id": row.team_id, "rank": row.rank, "mp": row.mp,
-                         "gp": fmt_points(row.gp), "tiebreaks": json.dumps({k: fmt_points(v) for k, v in row.tiebreaks.items()}, sort_keys=True)}
-                        for row in st.rows
-                    ],
-                )
-                conn.execute(
-                    insert(standings_documents),
-                    {"tournament_id": tid, "round": rnd, "complete": st.complete, "digest": st.digest, "body": st.canonical},
-                )
+            conn.execute(insert(teams_table), team_rows(state))
+            matches = [match_row(state, rnd, t.table) for rnd, pairing in sorted(state.rounds.items()) for t in pairing.tables]
+            if matches:
+                conn.execute(insert(matches_table), matches)
+            for st in result.rounds.values():
+                conn.execute(insert(standings_table), standings_rows(tid, st))
+                conn.execute(insert(standings_documents), standings_document_row(tid, st))
             proposal = _proposal_row(state)
             if proposal:
                 conn.execute(insert(proposed_pairings), proposal)

@@ -30,7 +30,6 @@ Run: ``python -m projections.worker`` (env ``KAFKA_BOOTSTRAP_SERVERS``, ``OLYMPI
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import signal
@@ -45,14 +44,22 @@ from sqlalchemy.engine import Connection, Engine
 
 from deploy import topics
 from processors.tournament import RuleViolation, TournamentState
-from projections.history import build_history
-from projections.pairing.engine import propose_pairing
 from projections.replay import RoundStandings, standings_after
-from projections.seeding import tournament_pairing_numbers
-from projections.store import events_table, matches_table, metadata, standings_documents, standings_table, teams_table
+from projections.pairing.read_model import next_round_proposal
+from projections.store import (
+    events_table,
+    match_row,
+    matches_table,
+    metadata,
+    standings_document_row,
+    standings_documents,
+    standings_rows,
+    standings_table,
+    team_rows,
+    teams_table,
+)
 from schemas.canonical import canonical_json
 from schemas.events import StandingsUpdated, parse_event
-from schemas.points import fmt_points
 
 log = logging.getLogger("olympiad.projections")
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,24 +207,13 @@ class Projector:
         """Upsert the teams and the changed matches of one tournament (rows as ``projections.store`` lays them)."""
         state = proj.state
         if proj.teams_changed:
-            numbers = tournament_pairing_numbers(state)
             conn.execute(delete(teams_table).where(teams_table.c.tournament_id == tid))
-            conn.execute(insert(teams_table), [
-                {"tournament_id": tid, "team_id": t.team_id, "pairing_number": numbers[t.team_id], "name": t.name,
-                 "federation": t.federation} for t in state.teams.values()])
+            conn.execute(insert(teams_table), team_rows(state))
         if proj.tables:
             changed = sorted(proj.tables)
             conn.execute(delete(matches_table).where(
                 (matches_table.c.tournament_id == tid) & tuple_(matches_table.c.round, matches_table.c.table_no).in_(changed)))
-            rows = []
-            for rnd, table_no in changed:
-                t = state.tables[(rnd, table_no)]
-                m = state.match(rnd, table_no)
-                rows.append({
-                    "tournament_id": tid, "round": rnd, "table_no": table_no, "home": t.home, "away": t.away,
-                    "home_gp": fmt_points(m.home_gp), "away_gp": fmt_points(m.away_gp), "home_mp": m.home_mp,
-                    "away_mp": m.away_mp, "boards_in": m.boards_in, "status": "complete" if m.complete else "in_progress"})
-            conn.execute(insert(matches_table), rows)
+            conn.execute(insert(matches_table), [match_row(state, rnd, table_no) for rnd, table_no in changed])
         proj.teams_changed = False
         proj.tables.clear()
 
@@ -226,13 +222,8 @@ class Projector:
         """Replace the standings rows and document of (tournament, round)."""
         for table in (standings_table, standings_documents):
             conn.execute(delete(table).where((table.c.tournament_id == tid) & (table.c.round == st.round)))
-        conn.execute(insert(standings_table), [
-            {"tournament_id": tid, "round": st.round, "team_id": row.team_id, "rank": row.rank, "mp": row.mp,
-             "gp": fmt_points(row.gp),
-             "tiebreaks": json.dumps({k: fmt_points(v) for k, v in row.tiebreaks.items()}, sort_keys=True)}
-            for row in st.rows])
-        conn.execute(insert(standings_documents), {"tournament_id": tid, "round": st.round, "complete": st.complete,
-                                                   "digest": st.digest, "body": st.canonical})
+        conn.execute(insert(standings_table), standings_rows(tid, st))
+        conn.execute(insert(standings_documents), standings_document_row(tid, st))
 
     def latest_standings(self) -> list[Snapshot]:
         """The standings of every tournament's last paired round, as the stored state gives them."""
@@ -242,10 +233,7 @@ class Projector:
     def proposal(self, tid: str) -> Any | None:
         """``PairingProposed`` for the round after the last paired one, once that round is complete; else None."""
         state = self.tournaments[tid].state
-        last = max(state.rounds, default=0)
-        if last == 0 or last >= state.profile.rounds or not state.round_complete(last):
-            return None
-        return propose_pairing(build_history(state, last), state.profile, last + 1).to_event(tid)
+        return next_round_proposal(state) if state.rounds else None
 
 
 def standings_event(snap: Snapshot) -> StandingsUpdated:

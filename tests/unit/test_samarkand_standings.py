@@ -86,15 +86,19 @@ def test_known_values_after_round_11(replayed, official):
     assert kiribati.elements[kiribati.cut] is bye
 
 
-def test_late_correction_changes_round_11_not_round_10():
-    events = load_source("samarkand-2026-open")
-    angola = "ANG"
-    r10 = replay(events, through_round=10).rounds[10]
-    full = replay(events).rounds
-    ang10 = next(r for r in r10.rows if r.team_id == angola)
-    ang10_later = next(r for r in full[10].rows if r.team_id == angola)
-    assert str(ang10.gp) == str(ang10_later.gp)  # standings after round 10 are those published then
-    assert sum(1 for e in events if e.type == "BoardResultCorrected") == 1
+def test_late_correction_changes_round_11_not_round_10(replayed):
+    """Angola 3.5-0.5 Myanmar (round 10) counts as published in the standings after round 10 and
+    as corrected (2.5-1.5) in those after round 11 (data README, "A late correction")."""
+    from decimal import Decimal
+
+    def angola_round_10(rnd: int):
+        row = next(r for r in replayed.rounds[rnd].rows if r.team_id == "ANG")
+        return next(e for e in row.elements if e.round == 10)
+
+    assert (angola_round_10(10).opponent, angola_round_10(10).own_gp) == ("MYA", Decimal("3.5"))
+    assert (angola_round_10(11).opponent, angola_round_10(11).own_gp) == ("MYA", Decimal("2.5"))
+    corrections = [e for e in load_source("samarkand-2026-open") if e.type == "BoardResultCorrected"]
+    assert [(c.round, c.board) for c in corrections] == [(10, 4)]
 
 
 def test_importer_reads_the_folder_like_the_shipped_log(samarkand_dir):
