@@ -9,8 +9,16 @@ Three measurements in one run, on the same broker:
    first ``StandingsUpdated`` that includes it (its ``log-position`` is past the result's offset in
    ``tournament-log``): publisher -> board-results -> processors (re-key, judge) -> tournament-log
    -> projection worker (SQL transaction, standings) -> standings -> subscriber. p50/p99;
-3. throughput: all 11 rounds published unthrottled; per round, board results divided by the time
-   from the round's first result sent to the arrival of the standings including its last one.
+3. throughput, one tournament: all 11 rounds published unthrottled; per round, board results
+   divided by the time from the round's first result sent to the arrival of the standings
+   including its last one. Each round starts from an idle pipeline (its pairing waits for the
+   previous round's standings) and ends with a standings computation, so this is the rate of a
+   burst of 410 results, fixed costs included;
+4. sustained throughput: ``--tournaments`` copies of the event (own tournament ids) published at
+   once, each round by round as in 3, so the pipeline stays loaded while each copy waits for its
+   standings (as a server running an Olympiad's open and women's sections, or several leagues):
+   all board results divided by the time from the first send to the standings that include the
+   last result of every copy.
 
 Goals of the issue: p50 <= 50 ms, p99 <= 250 ms, >= 2,000 board results/s.
 
@@ -30,6 +38,8 @@ from typing import Any
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import KafkaAdminClient
+
+import threading
 
 from deploy import topics
 from olympiad.cmd_live import Broker, LivePipeline
@@ -80,24 +90,64 @@ def raw_kafka(bootstrap: str, n: int, burst: int) -> tuple[list[float], float]:
     return trips, rate
 
 
-def run_pipeline(bootstrap: str, events: list[Any], rate: float, db: str) -> tuple[Follower, dict[str, tuple[float, int]]]:
-    """Publish ``events`` through a fresh pipeline; returns the follower and ``{event_id: (sent, round)}``."""
+def run_pipeline(bootstrap: str, sources: list[list[Any]], rate: float, db: str) -> tuple[Follower, dict[str, tuple[float, int]]]:
+    """Publish each event list of ``sources`` (one thread each) through one fresh pipeline; returns
+    the follower and ``{event_id: (sent, round)}``."""
     sent: dict[str, tuple[float, int]] = {}
-    current = {"round": 0}
+    errors: list[BaseException] = []
 
-    def on_sent(event: Any, t: float) -> None:
-        if event.type == "RoundPaired":
-            current["round"] = event.round
-        sent[event.event_id] = (t, current["round"])
+    def play(events: list[Any]) -> None:
+        current = {"round": 0}
+
+        def on_sent(event: Any, t: float) -> None:
+            if event.type == "RoundPaired":
+                current["round"] = event.round
+            sent[event.event_id] = (t, current["round"])
+
+        try:
+            publish(events, speed=rate, bootstrap=bootstrap, topic_prefix=prefix, follower=follower, on_sent=on_sent,
+                    timeout=600)
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
 
     prefix = f"bench{uuid.uuid4().hex[:6]}."
     with LivePipeline(bootstrap, prefix, db) as pipeline:
         follower = Follower(bootstrap, prefix)
-        publish(events, speed=rate, bootstrap=bootstrap, topic_prefix=prefix, follower=follower, on_sent=on_sent,
-                timeout=600)
+        threads = [threading.Thread(target=play, args=(events,)) for events in sources]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
         pipeline.check()
     follower.close()
     return follower, sent
+
+
+def copy_of(events: list[Any], k: int) -> list[Any]:
+    """The events with tournament id ``T`` renamed ``T-k`` (in event ids and ``supersedes`` too)."""
+    tid = events[0].tournament_id
+    new = f"{tid}-{k}"
+
+    def rename(text: str) -> str:
+        return new + text[len(tid):] if text.startswith(tid) else text
+
+    out = []
+    for e in events:
+        update = {"tournament_id": new, "event_id": rename(e.event_id)}
+        if getattr(e, "supersedes", None):
+            update["supersedes"] = rename(e.supersedes)
+        out.append(e.model_copy(update=update))
+    return out
+
+
+def done_at(follower: Follower, tid: str, events: list[Any]) -> float:
+    """Arrival of the first standings of the last round that include every board result of ``events``."""
+    results = [e for e in events if e.type in BOARD_LEVEL]
+    rnd = max(e.round for e in results)
+    offset = max(follower.accepted[e.event_id][1] for e in results)
+    return min(s.received for s in follower.standings[(tid, rnd)] if s.offset > offset)
 
 
 def latencies(follower: Follower, sent: dict[str, tuple[float, int]], tid: str) -> dict[str, float]:
@@ -118,6 +168,7 @@ def main() -> None:
     parser.add_argument("--raw", type=int, default=1000, help="raw Kafka round trips (default 1000)")
     parser.add_argument("--rate", type=float, default=100.0, help="board results/s of the latency run (default 100)")
     parser.add_argument("--latency-rounds", type=int, default=3, help="rounds published in the latency run (default 3)")
+    parser.add_argument("--tournaments", type=int, default=4, help="copies published at once for the sustained rate (default 4)")
     parser.add_argument("--skip-throughput", action="store_true")
     args = parser.parse_args()
 
@@ -132,7 +183,7 @@ def main() -> None:
 
             cut = [e for c in chunks(events)[: args.latency_rounds + 1] for e in c]
             db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'latency.sqlite'}"
-            follower, sent = run_pipeline(bootstrap, cut, args.rate, db)
+            follower, sent = run_pipeline(bootstrap, [cut], args.rate, db)
             board_level = {e.event_id for e in cut if e.type in BOARD_LEVEL}
             lat = [v for k, v in latencies(follower, sent, tid).items() if k in board_level]
             print(f"end to end, board result -> StandingsUpdated, {len(lat)} results at {args.rate:.0f}/s: "
@@ -141,7 +192,7 @@ def main() -> None:
 
             if not args.skip_throughput:
                 db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'throughput.sqlite'}"
-                follower, sent = run_pipeline(bootstrap, events, 0.0, db)
+                follower, sent = run_pipeline(bootstrap, [events], 0.0, db)
                 rates, total, spent = [], 0, 0.0
                 for chunk in chunks(events)[1:]:
                     results = [e for e in chunk if e.type in BOARD_LEVEL]
@@ -152,8 +203,17 @@ def main() -> None:
                     rates.append(len(results) / (done - first))
                     total += len(results)
                     spent += done - first
-                print(f"throughput, unthrottled, 11 rounds: {total / spent:,.0f} board results/s overall "
+                print(f"throughput, one tournament, unthrottled, 11 rounds: {total / spent:,.0f} board results/s overall "
                       f"(per round: min {min(rates):,.0f}, median {statistics.median(rates):,.0f}, max {max(rates):,.0f})")
+
+                copies = [copy_of(events, k) for k in range(1, args.tournaments + 1)]
+                db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'sustained.sqlite'}"
+                follower, sent = run_pipeline(bootstrap, copies, 0.0, db)
+                results = [e for c in copies for e in c if e.type in BOARD_LEVEL]
+                first = min(sent[e.event_id][0] for e in results)
+                last = max(done_at(follower, c[0].tournament_id, c) for c in copies)
+                print(f"sustained throughput, {args.tournaments} tournaments at once, unthrottled: "
+                      f"{len(results) / (last - first):,.0f} board results/s ({len(results):,} results in {last - first:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,7 @@ contract (which events share a partition, hence an order) is written down once.
 topic                        key                         partitions  retention
 ===========================  ==========================  ==========  ============================
 tournament-events            ``T`` (tournament id)       3           forever (input facts)
-board-results                ``T/round/table``           6           forever (input facts)
-board-results-by-tournament  ``T``                       3           7 days (internal re-key)
+board-results                ``T`` (tournament id)       3           forever (input facts)
 tournament-log               ``T``                       3           forever (accepted events)
 match-results                ``T/round/table``           6           compacted: latest per table
 standings                    ``T/round``                 3           compacted: latest per round
@@ -18,15 +17,14 @@ dead-letters                 key of the refused message  1           30 days
 
 Inputs: ``tournament-events`` carries TournamentCreated, TeamRegistered, RoundPaired,
 TeamWithdrawn, one tournament's structure in order on one partition. ``board-results`` carries
-everything about the boards of one table (BoardResultRecorded, BoardResultCorrected,
-MatchForfeited): the four boards of a match, their corrections and a whole-match forfeit share a
-key, hence a partition, hence an order.
+everything about the boards (BoardResultRecorded, BoardResultCorrected, MatchForfeited): keyed by
+tournament, so the four boards of a match, their corrections and a whole-match forfeit share a
+partition, hence an order. The two input topics are co-partitioned (same key, same partition
+count), so the processors judge all events of a tournament in one agent against one state,
+without a re-keying hop.
 
-Processors (``processors.app``): board-level events are re-keyed by tournament into
-``board-results-by-tournament`` (co-partitioned with ``tournament-events``: same key, same
-partition count), so that one agent judges all events of a tournament against one state.
-Every accepted event is appended to ``tournament-log`` in the order it was accepted: the Kafka
-form of the embedded event log, what the projection worker and auditors read from offset 0.
+Processors (``processors.app``): every accepted event is appended to ``tournament-log`` in the
+order it was accepted: the Kafka form of the embedded event log, what the projection worker and auditors read from offset 0.
 ``match-results`` carries MatchResultDecided; ``standings`` StandingsUpdated; ``pairings``
 PairingProposed; ``dead-letters`` a JSON envelope ``{"topic", "partition", "offset", "key",
 "value", "field", "rule", "reason"}`` for every refused message.
@@ -62,9 +60,7 @@ _FOREVER = {"cleanup.policy": "delete", "retention.ms": "-1"}
 _COMPACTED = {"cleanup.policy": "compact", "segment.ms": str(60 * 1000), "min.cleanable.dirty.ratio": "0.1"}
 
 TOURNAMENT_EVENTS = TopicSpec("tournament-events", 3, "T", _FOREVER)
-BOARD_RESULTS = TopicSpec("board-results", 6, "T/round/table", _FOREVER)
-BOARD_RESULTS_BY_TOURNAMENT = TopicSpec("board-results-by-tournament", TOURNAMENT_EVENTS.partitions, "T",
-                                        {"cleanup.policy": "delete", "retention.ms": str(7 * DAY_MS)})
+BOARD_RESULTS = TopicSpec("board-results", TOURNAMENT_EVENTS.partitions, "T", _FOREVER)
 TOURNAMENT_LOG = TopicSpec("tournament-log", 3, "T", _FOREVER)
 MATCH_RESULTS = TopicSpec("match-results", 6, "T/round/table", _COMPACTED)
 STANDINGS = TopicSpec("standings", 3, "T/round", _COMPACTED)
@@ -73,7 +69,7 @@ DEAD_LETTERS = TopicSpec("dead-letters", 1, "key of the refused message",
                          {"cleanup.policy": "delete", "retention.ms": str(30 * DAY_MS)})
 
 TOPICS: tuple[TopicSpec, ...] = (
-    TOURNAMENT_EVENTS, BOARD_RESULTS, BOARD_RESULTS_BY_TOURNAMENT, TOURNAMENT_LOG,
+    TOURNAMENT_EVENTS, BOARD_RESULTS, TOURNAMENT_LOG,
     MATCH_RESULTS, STANDINGS, PAIRINGS, DEAD_LETTERS,
 )
 
@@ -105,7 +101,7 @@ def name(spec: TopicSpec, topic_prefix: str | None = None) -> str:
 
 
 def table_key(tournament_id: str, rnd: int, table: int) -> str:
-    """Key of board-results and match-results: all boards of one match share it (one partition)."""
+    """Key of match-results: compaction keeps the latest state of every table."""
     return f"{tournament_id}/{rnd}/{table}"
 
 
@@ -115,13 +111,11 @@ def round_key(tournament_id: str, rnd: int) -> str:
 
 
 def input_key(event: object) -> str:
-    """The key an input event is published with: ``T/round/table`` for board-level events, else ``T``.
+    """The key an input event is published with: its tournament id, on both input topics.
 
     Raises ``KeyError`` for an event type that is not an input event.
     """
-    spec = INPUT_TOPIC_OF[event.type]  # type: ignore[attr-defined]
-    if spec is BOARD_RESULTS:
-        return table_key(event.tournament_id, event.round, event.table)  # type: ignore[attr-defined]
+    INPUT_TOPIC_OF[event.type]  # type: ignore[attr-defined]
     return event.tournament_id  # type: ignore[attr-defined]
 
 

@@ -1,7 +1,7 @@
 """Result-entry terminal and arbiter commands: input events published to Kafka with kafka-python.
 
 A ``Terminal`` publishes each input event to its topic (``deploy.topics.INPUT_TOPIC_OF``) with its
-key (``deploy.topics.input_key``: board-level events by ``T/round/table``, the rest by ``T``), as
+key (``deploy.topics.input_key``: the tournament id, so both input topics are co-partitioned), as
 canonical JSON. The producer is idempotent with ``acks=all``: the broker drops a retried batch,
 and the event id, set here by the terminal, makes a retry by hand harmless too (the processors
 treat a second copy of an event id as a duplicate).

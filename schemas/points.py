@@ -7,6 +7,7 @@ shortest decimal: ``"2"``, ``"2.5"``, ``"46"``.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, PlainSerializer
@@ -53,8 +54,13 @@ def normalize(d: Decimal) -> Decimal:
     return d.quantize(HALF) if d.as_tuple().exponent < -1 else d.normalize()
 
 
+@lru_cache(maxsize=65536)
 def fmt_points(d: Decimal | int) -> str:
-    """Canonical text of a point value: ``"0"``, ``"2.5"``, ``"46"``."""
+    """Canonical text of a point value: ``"0"``, ``"2.5"``, ``"46"``.
+
+    Cached: a standings document formats thousands of values drawn from a few hundred distinct
+    ones (equal values, e.g. ``2`` and ``Decimal("2.0")``, share an entry and a text).
+    """
     return format(Decimal(d).normalize(), "f")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 
 from projections.history import History, TeamRound
 from schemas.profile import RuleProfile
@@ -38,7 +39,7 @@ class Element:
     own_gp: Decimal
     unplayed: bool
 
-    @property
+    @cached_property
     def osb_term(self) -> Decimal:
         return self.opponent_mp * self.own_gp
 

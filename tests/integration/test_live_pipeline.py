@@ -177,9 +177,11 @@ def test_bad_events_end_on_dead_letters_and_valid_ones_go_through(live: Any, sam
         terminal.flush()
         follower.wait(lambda: follower.judged(paired.event_id), 60, "the pairing")
         terminal.publish(good[0])
-        raw.send(board_results, key=f"{tid}/1/1".encode(), value=b'{"type": "BoardResultRecorded", "tournament_id": ')
+        raw.send(board_results, key=tid.encode(), value=b'{"type": "BoardResultRecorded", "tournament_id": ')
         terminal.publish(good[1])
-        raw.send(board_results, key=f"{tid}/1/1".encode(), value=json.dumps(bad_version).encode())
+        raw.send(board_results, key=tid.encode(), value=json.dumps(bad_version).encode())
+        # keyed by table, not by tournament: it could land on another partition than the pairing
+        raw.send(board_results, key=f"{tid}/1/2".encode(), value=result(2, 1, "0-1").model_dump_json().encode())
         terminal.publish(good[2])
         terminal.publish(result(1, 5, "1-0"))
         terminal.publish(good[3])
@@ -190,11 +192,12 @@ def test_bad_events_end_on_dead_letters_and_valid_ones_go_through(live: Any, sam
             terminal.publish(event)
         raw.flush()
         raw.close()
-    follower.wait(lambda: len([e for e in follower.refused.values() if tid in (e.get("key") or "")]) >= 5, 120,
-                  "five dead letters")
+    follower.wait(lambda: len([e for e in follower.refused.values() if tid in (e.get("key") or "")]) >= 6, 120,
+                  "six dead letters")
     rules = sorted(e["rule"] for e in follower.refused.values() if tid in (e.get("key") or ""))
     assert rules == sorted([
-        "JSON syntax", "schema version", "R-D1 boards 1..4", "results only for tables of the round's pairing",
+        "JSON syntax", "schema version", "input events are keyed by tournament id", "R-D1 boards 1..4",
+        "results only for tables of the round's pairing",
         "one result per board; changes go through a correction",
     ])
     for envelope in (e for e in follower.refused.values() if tid in (e.get("key") or "")):
