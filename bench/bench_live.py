@@ -122,7 +122,15 @@ def run_pipeline(bootstrap: str, sources: list[list[Any]], rate: float, db: str)
             raise errors[0]
         pipeline.check()
     follower.close()
+    drop_topics(bootstrap, prefix)
     return follower, sent
+
+
+def drop_topics(bootstrap: str, prefix: str) -> None:
+    """Delete the run's topics (its own and faust's), so that runs do not pile partitions on the broker."""
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    admin.delete_topics([t for t in admin.list_topics() if t.startswith(prefix)])
+    admin.close()
 
 
 def copy_of(events: list[Any], k: int) -> list[Any]:
