@@ -24,10 +24,10 @@ count), so the processors judge all events of a tournament in one agent against 
 without a re-keying hop.
 
 Processors (``processors.app``): every accepted event is appended to ``tournament-log`` in the
-order it was accepted: the Kafka form of the embedded event log, what the projection worker and auditors read from offset 0.
-``match-results`` carries MatchResultDecided; ``standings`` StandingsUpdated; ``pairings``
-PairingProposed; ``dead-letters`` a JSON envelope ``{"topic", "partition", "offset", "key",
-"value", "field", "rule", "reason"}`` for every refused message.
+order it was accepted: the Kafka form of the embedded event log, what the projection worker and
+auditors read from offset 0. ``match-results`` carries MatchResultDecided; ``standings``
+StandingsUpdated; ``pairings`` PairingProposed; ``dead-letters`` a JSON envelope ``{"topic",
+"partition", "offset", "key", "value", "field", "rule", "reason"}`` for every refused message.
 
 ``OLYMPIAD_TOPIC_PREFIX`` (default empty) is put before every name, so that several pipelines (or
 test runs) share one cluster without reading each other's events.
