@@ -105,6 +105,14 @@ def table_key(tournament_id: str, rnd: int, table: int) -> str:
     return f"{tournament_id}/{rnd}/{table}"
 
 
+def partition_for(key: bytes, partitions: int) -> int:
+    """The partition Kafka's default partitioner (murmur2, as in the Java client) gives ``key``
+    among ``partitions``: where a keyed message lands, e.g. a tournament's events on ``tournament-log``."""
+    from kafka.partitioner.default import murmur2
+
+    return (murmur2(key) & 0x7FFFFFFF) % partitions
+
+
 def round_key(tournament_id: str, rnd: int) -> str:
     """Key of standings and pairings: compaction keeps the latest value per tournament and round."""
     return f"{tournament_id}/{rnd}"
@@ -142,7 +150,10 @@ def ensure_topics(bootstrap: str | None = None, topic_prefix: str | None = None)
             admin.create_topics(missing, timeout_ms=30000, wait_for_metadata=True)
         for topic, s in wanted.items():
             if topic in existing and existing[topic] != s.partitions:
-                raise RuntimeError(f"topic {topic} has {existing[topic]} partitions, the layout says {s.partitions}")
+                raise RuntimeError(
+                    f"topic {topic} has {existing[topic]} partitions, the layout says {s.partitions} (keys would land on "
+                    "other partitions than the processors expect); it was made by another version of the layout: "
+                    "delete it, or set another OLYMPIAD_TOPIC_PREFIX (deploy/kafka.sh reset empties the local broker)")
         return {topic: ("created" if topic in missing else "exists") for topic in wanted}
     finally:
         admin.close()

@@ -255,32 +255,87 @@ def publish_command(
     err.print(f"{len(events)} events published; {len(follower.refused)} refused")
 
 
+def _terminal_command(terminal: str, wait: float, make: Any) -> None:
+    """Publish the event ``make(term)`` builds with a ``Terminal`` and, unless ``wait`` is 0, wait
+    up to ``wait`` seconds for the processors' verdict on it.
+
+    Exit status: 0 accepted (or published, with ``wait`` 0); 2 refused, at the door (schema) or
+    by the processors (a dead letter naming the field and the rule); 1 no verdict in time.
+    """
+    from pydantic import ValidationError
+
+    from producers.publish import Follower
+    from producers.terminal import Terminal
+
+    follower = Follower(from_end=True) if wait > 0 else None  # positioned before the event is published
+    try:
+        try:
+            with Terminal(terminal) as term:
+                event = make(term)
+        except ValidationError as exc:
+            e = exc.errors()[0]
+            err.print(f"[bold red]refused[/]: {'.'.join(map(str, e['loc']))}: {e['msg']}", highlight=False)
+            raise typer.Exit(code=2)
+        if follower is None:
+            console.print(f"published {event.event_id}", highlight=False)
+            return
+        try:
+            follower.wait(lambda: follower.judged(event.event_id), wait, "the processors' verdict")
+        except TimeoutError:
+            err.print(f"published {event.event_id}; no verdict within {wait:g} s: are the processors running?",
+                      highlight=False)
+            raise typer.Exit(code=1)
+        refused = follower.refused.get(event.event_id)
+        if refused is not None:
+            rule = "" if f"[rule: {refused['rule']}]" in refused["reason"] else f" [rule: {refused['rule']}]"
+            err.print(f"[bold red]refused[/] {escape(event.event_id)}: {escape(refused['reason'])}{escape(rule)}",
+                      highlight=False, soft_wrap=True)
+            raise typer.Exit(code=2)
+        console.print(f"accepted {event.event_id}", highlight=False)
+    finally:
+        if follower is not None:
+            follower.close()
+
+
+WAIT = typer.Option(10.0, "--wait", help="seconds to wait for the processors' verdict (0: publish only)")
+TERMINAL = typer.Option(os.environ.get("OLYMPIAD_TERMINAL", "terminal"), "--terminal", help="terminal id (part of the event id)")
+
+
 @app.command()
 @kafka_refusals
 def enter(
-    tournament: str = typer.Argument(..., help="tournament id"),
+    tournament: str = typer.Argument(..., metavar="TOURNAMENT", help="tournament id"),
     rnd: int = typer.Argument(..., metavar="ROUND"),
-    table: int = typer.Argument(...),
-    board: int = typer.Argument(...),
-    result: str = typer.Argument(..., help="White-Black: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-"),
+    table: int = typer.Argument(..., metavar="TABLE"),
+    board: int = typer.Argument(..., metavar="BOARD"),
+    result: str = typer.Argument(..., metavar="RESULT", help="White-Black: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-"),
     white: str = typer.Option("", "--white"),
     black: str = typer.Option("", "--black"),
     reason: Optional[str] = typer.Option(None, "--reason", help="e.g. lateness, for a forfeit"),
-    terminal: str = typer.Option(os.environ.get("OLYMPIAD_TERMINAL", "terminal"), "--terminal", help="terminal id (part of the event id)"),
+    terminal: str = TERMINAL,
+    wait: float = WAIT,
 ) -> None:
-    """Enter one board result from a result-entry terminal (published to Kafka, acks=all)."""
-    from pydantic import ValidationError
+    """Enter one board result from a result-entry terminal (published to Kafka, acks=all) and report
+    the processors' verdict: accepted, or refused with the rule (exit status 2)."""
+    _terminal_command(terminal, wait, lambda term: term.record(tournament, rnd, table, board, result, white=white,
+                                                                black=black, reason=reason))
 
-    from producers.terminal import Terminal
 
-    try:
-        with Terminal(terminal) as term:
-            event = term.record(tournament, rnd, table, board, result, white=white, black=black, reason=reason)
-    except ValidationError as exc:
-        e = exc.errors()[0]
-        err.print(f"[bold red]refused[/]: {'.'.join(map(str, e['loc']))}: {e['msg']}", highlight=False)
-        raise typer.Exit(code=2)
-    console.print(f"published {event.event_id}", highlight=False)
+@app.command()
+@kafka_refusals
+def correct(
+    tournament: str = typer.Argument(..., metavar="TOURNAMENT", help="tournament id"),
+    rnd: int = typer.Argument(..., metavar="ROUND"),
+    table: int = typer.Argument(..., metavar="TABLE"),
+    board: int = typer.Argument(..., metavar="BOARD"),
+    result: str = typer.Argument(..., metavar="RESULT", help="the corrected result, White-Black"),
+    supersedes: str = typer.Option(..., "--supersedes", help="event id of the result it replaces"),
+    reason: str = typer.Option(..., "--reason", help="why (kept in the log)"),
+    terminal: str = TERMINAL,
+    wait: float = WAIT,
+) -> None:
+    """An arbiter's correction of a board result (BoardResultCorrected) and the processors' verdict."""
+    _terminal_command(terminal, wait, lambda term: term.correct(tournament, supersedes, rnd, table, board, result, reason))
 
 
 @app.command()

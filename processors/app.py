@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any
 
 import faust
-from aiokafka.partitioner import murmur2
 
 from deploy import topics
 from processors import faust_transport
@@ -226,7 +225,7 @@ class Outbox:
         partitions = self.partitions.get(topic)
         if partitions is None:
             partitions = self.partitions[topic] = sorted(await self.producer.partitions_for(topic))
-        partition = partitions[_murmur2(key) % len(partitions)] if key is not None else partitions[0]
+        partition = partitions[_partition_index(key, len(partitions))] if key is not None else partitions[0]
         batch = self.batches.get((topic, partition))
         if batch is None:
             batch = self.batches[(topic, partition)] = self.producer.create_batch()
@@ -242,9 +241,7 @@ class Outbox:
         self.batches.clear()
 
 
-@lru_cache(maxsize=100_000)
-def _murmur2(key: bytes) -> int:
-    return murmur2(key) & 0x7FFFFFFF
+_partition_index = lru_cache(maxsize=100_000)(topics.partition_for)  # a few keys, hashed again and again
 
 
 @app.agent(inputs, concurrency=1)

@@ -59,6 +59,7 @@ class Follower:
     created: dict[str, dict[str, Any]] = field(default_factory=dict)
     refused: dict[str, dict[str, Any]] = field(default_factory=dict)
     standings: dict[tuple[str, int], list[Standing]] = field(default_factory=dict)
+    from_end: bool = False  # read only what is published from now on (a terminal awaiting one verdict)
 
     def __post_init__(self) -> None:
         self._names = {
@@ -69,7 +70,12 @@ class Follower:
                                       enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50)
         tps = [TopicPartition(name, p) for name, spec in self._names.items() for p in range(spec.partitions)]
         self.consumer.assign(tps)
-        self.consumer.seek_to_beginning(*tps)
+        if self.from_end:
+            self.consumer.seek_to_end(*tps)
+            for tp in tps:  # resolve the positions now, before the caller publishes
+                self.consumer.position(tp)
+        else:
+            self.consumer.seek_to_beginning(*tps)
         # A thread of its own reads the topics, so arrival times are taken when records arrive,
         # also while the caller is busy publishing.
         self._stop = threading.Event()
@@ -130,11 +136,13 @@ class Follower:
         return got[-1] if got else None
 
     def includes(self, tournament_id: str, rnd: int, event_ids: Iterable[str]) -> bool:
-        """True if standings of (tournament, round) arrived that include every accepted event of ``event_ids``."""
-        latest = self.latest(tournament_id, rnd)
-        if latest is None:
+        """True if standings of (tournament, round) arrived that include every accepted event of ``event_ids``
+        (by the furthest log position any of them carries)."""
+        got = self.standings.get((tournament_id, rnd))
+        if not got:
             return False
-        return all(self.accepted[e][1] < latest.offset for e in event_ids if e in self.accepted)
+        furthest = max(s.offset for s in list(got))
+        return all(self.accepted[e][1] < furthest for e in event_ids if e in self.accepted)
 
 
 def _event_id(envelope: dict[str, Any]) -> str | None:

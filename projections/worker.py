@@ -243,10 +243,16 @@ class Projector:
         conn.execute(insert(standings_documents), standings_document_row(tid, st))
         return rows
 
-    def latest_standings(self) -> list[Snapshot]:
-        """The standings of every tournament's last paired round, as the stored state gives them."""
-        return [Snapshot(tid, standings_after(p.state, max(p.state.rounds)), "")
-                for tid, p in self.tournaments.items() if p.state.rounds]
+    def latest_standings(self, log_topic: str) -> list[Snapshot]:
+        """The standings of every tournament's last paired round, as the stored state gives them;
+        their position is the stored one of the tournament's partition of ``log_topic``."""
+        stored = self.positions(log_topic)
+        out = []
+        for tid, p in self.tournaments.items():
+            if p.state.rounds:
+                partition = topics.partition_for(tid.encode(), topics.TOURNAMENT_LOG.partitions)
+                out.append(Snapshot(tid, standings_after(p.state, max(p.state.rounds)), f"{partition}:{stored.get(partition, 0)}"))
+        return out
 
     def proposal(self, tid: str) -> Any | None:
         """``PairingProposed`` for the round after the last paired one, once that round is complete; else None."""
@@ -343,7 +349,7 @@ class Worker:
 
     def run(self) -> None:
         """Consume until ``stop()``; first republish the stored standings (a crash may have lost a publish)."""
-        self.publish(self.projector.latest_standings())
+        self.publish(self.projector.latest_standings(self.log_topic))
         while self._running:
             records = self.poll()
             if records:

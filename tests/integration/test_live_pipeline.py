@@ -222,3 +222,58 @@ def _read(bootstrap: str, topic: str, partitions: int) -> list[bytes]:
 def _copies(bootstrap: str, topic: str, event_id: str) -> int:
     """How many times ``event_id`` is on ``topic`` (a tournament-log)."""
     return sum(1 for v in _read(bootstrap, topic, topics.TOURNAMENT_LOG.partitions) if json.loads(v)["event_id"] == event_id)
+
+
+def test_enter_and_correct_report_the_processors_verdict(live: Any, samarkand: list[Any], monkeypatch: Any) -> None:
+    """``olympiad enter`` / ``olympiad correct`` wait for the verdict: accepted (0) or refused with the rule (2)."""
+    from typer.testing import CliRunner
+
+    from olympiad.cli import app
+
+    pipeline, follower, _ = live
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", pipeline.bootstrap)
+    monkeypatch.setenv("OLYMPIAD_TOPIC_PREFIX", pipeline.topic_prefix)
+    tid = f"enter-{uuid.uuid4().hex[:6]}"
+    created = samarkand[0].model_copy(update={"tournament_id": tid, "event_id": f"{tid}/created"})
+    teams = [e.model_copy(update={"tournament_id": tid, "event_id": f"{tid}/team/{e.team_id}"})
+             for e in samarkand if e.type == "TeamRegistered"][:2]
+    paired = RoundPaired(event_id=f"{tid}/r1/pairing", tournament_id=tid, round=1,
+                         tables=(Table(table=1, home=teams[0].team_id, away=teams[1].team_id),))
+    with Terminal("t", pipeline.bootstrap, pipeline.topic_prefix) as terminal:
+        for event in (created, *teams, paired):
+            terminal.publish(event)
+    follower.wait(lambda: follower.judged(paired.event_id), 60, "the pairing")
+
+    def run(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(app, [*args, "--terminal", "t1", "--wait", "60"])
+        return result.exit_code, " ".join(result.output.split())
+
+    assert run("enter", tid, "1", "1", "1", "1-0") == (0, f"accepted {tid}/r1/t1/b1/1-0@t1")
+    code, out = run("enter", tid, "1", "1", "5", "1-0")
+    assert code == 2 and "R-D1 boards 1..4" in out
+    code, out = run("enter", tid, "1", "1", "1", "0-1")
+    assert code == 2 and "one result per board; changes go through a correction" in out
+    code, out = run("enter", f"nosuch-{tid}", "1", "1", "1", "1-0")
+    assert code == 2 and "tournament exists" in out
+    code, out = run("correct", tid, "1", "1", "1", "0-1", "--supersedes", f"{tid}/r1/t1/b1/1-0@t1", "--reason", "scoresheet")
+    assert code == 0 and out.startswith(f"accepted {tid}/r1/t1/b1/1-0@t1/corrected/")
+
+
+def test_publishing_a_tournament_again_ends(live: Any, samarkand: list[Any], embedded: dict[int, str]) -> None:
+    """A restarted worker republishes its standings with their log position, and a tournament the
+    pipeline already holds, published again, ends at once: every event is a duplicate, and the
+    standings found include them all."""
+    pipeline, _, _ = live
+    after_restart = Follower(pipeline.bootstrap, pipeline.topic_prefix, from_end=True)
+    pipeline.stop("projections")
+    pipeline.start("projections")
+    after_restart.wait(lambda: after_restart.latest(TID, 11) is not None, 60, "the restarted worker's standings")
+    republished = after_restart.latest(TID, 11)
+    after_restart.close()
+    assert republished.partition == topics.partition_for(TID.encode(), topics.TOURNAMENT_LOG.partitions)
+    assert republished.offset >= len(samarkand)  # everything before it is included
+    assert republished.body["digest"] == embedded[11]
+    again = publish(samarkand, bootstrap=pipeline.bootstrap, topic_prefix=pipeline.topic_prefix, timeout=120)
+    again.close()
+    assert not [k for k in again.refused if k.startswith(TID)]  # (other tests' bad events are on dead-letters too)
+    assert again.latest(TID, 11).body["digest"] == embedded[11]
