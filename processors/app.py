@@ -32,6 +32,7 @@ fetch wait and aiokafka's 100 ms prefetch backoff otherwise add their delays to 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -46,6 +47,7 @@ from processors.tournament import RuleViolation, TournamentState
 from schemas.canonical import canonical_json
 from schemas.events import EventSchemaError, MatchResultDecided, parse_event
 
+log = logging.getLogger("olympiad.processors")
 BOARD_LEVEL = {t for t, spec in topics.INPUT_TOPIC_OF.items() if spec is topics.BOARD_RESULTS}
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -261,6 +263,7 @@ async def judge(stream: Any) -> None:
             verdict = JUDGE.judge(event.value, event.key)
             if not verdict.accepted:
                 origin = {"topic": msg.topic, "partition": msg.partition, "offset": msg.offset}
+                log.warning("dead letter %s:%s:%s: %s [rule: %s]", msg.topic, msg.partition, msg.offset, verdict.reason, verdict.rule)
                 await outbox.add(topics.DEAD_LETTERS, event.key, dead_letter(
                     origin, event.key, event.value, verdict.field, verdict.rule, verdict.reason))
                 continue
