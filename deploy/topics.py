@@ -160,7 +160,12 @@ def ensure_topics(bootstrap: str | None = None, topic_prefix: str | None = None)
 
 
 def main() -> int:
-    for topic, what in ensure_topics().items():
+    try:
+        created = ensure_topics()
+    except RuntimeError as exc:
+        print(f"topics: {exc}", file=sys.stderr)
+        return 2
+    for topic, what in created.items():
         print(f"{topic}: {what}")
     return 0
 
