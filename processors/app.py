@@ -234,7 +234,8 @@ class Outbox:
         if batch.append(key=key, value=value, timestamp=None) is None:  # full: send it, start another
             await self.producer.send_batch(batch, topic, partition=partition)
             batch = self.batches[(topic, partition)] = self.producer.create_batch()
-            batch.append(key=key, value=value, timestamp=None)
+            if batch.append(key=key, value=value, timestamp=None) is None:  # an empty batch takes any one record
+                raise RuntimeError(f"aiokafka refused a {len(value)}-byte record on {topic}: nothing was sent for it")
 
     async def send(self) -> None:
         """Hand every batch to the producer (it sends them without waiting for the broker)."""
