@@ -3,6 +3,8 @@
 Prints the median of 5 runs for: parsing the shipped event log, folding it with the standings of
 all 11 rounds (``projections.replay``), and the embedded-store path the CLI takes (append to an
 in-memory SQLite event store + rebuild of the read models). Goal: the whole replay under 1 s.
+Also the standings after rounds 1, 6 and 11 on the final state, taken again and again as the live
+projection worker takes them after every batch (computation + canonical document + digest).
 
 Run: ``.venv/bin/python -m bench.bench_replay``
 """
@@ -11,7 +13,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from projections.replay import replay
+from processors.tournament import TournamentState
+from projections.replay import replay, standings_after
 from projections.sources import load_source
 from projections.store import EventStore
 
@@ -45,6 +48,12 @@ def main() -> None:
     print(f"  fold + standings x11           {fold * 1000:8.1f} ms   {n / fold:10.0f} events/s")
     print(f"  parse + fold + standings x11   {full * 1000:8.1f} ms   {n / full:10.0f} events/s   (goal < 1000 ms)")
     print(f"  embedded store: append+project {stored * 1000:8.1f} ms   {n / stored:10.0f} events/s")
+    state = TournamentState()
+    for event in events:
+        state.apply(event)
+    for rnd in (1, 6, 11):
+        took = _median(lambda: standings_after(state, rnd).digest)
+        print(f"  standings after round {rnd:<2} again {took * 1000:8.1f} ms")
 
 
 if __name__ == "__main__":

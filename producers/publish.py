@@ -190,7 +190,8 @@ def publish(events: list[Any], *, speed: float = 0.0, bootstrap: str | None = No
     """
     follower = follower or Follower(bootstrap, topic_prefix)
     pacer = Pacer(speed)
-    with Terminal("publish", bootstrap, topic_prefix, linger_ms=2) as terminal:
+    # Paced, each result goes out at once as a terminal's would; unthrottled, 2 ms lets sends share requests.
+    with Terminal("publish", bootstrap, topic_prefix, linger_ms=0 if speed else 2) as terminal:
         for chunk in chunks(events):
             tid = chunk[0].tournament_id
             first, rest = (chunk[0], chunk[1:]) if chunk[0].type == "RoundPaired" else (None, chunk)

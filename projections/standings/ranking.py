@@ -81,6 +81,51 @@ def tiebreak_value(name: str, elements: list[Element], gp: Decimal, cut1: int | 
     raise ValueError(f"unknown tie-break {name!r}")
 
 
+@dataclass(frozen=True)
+class _TeamLine:
+    """What one team's standings line is computed from its rounds: GP, elements, cut, tie-breaks, record."""
+
+    gp: Decimal
+    elements: tuple[Element, ...]
+    cut: int | None
+    values: dict[str, Decimal]
+    record: tuple[int, int, int]
+
+
+# A team's line depends only on its own rounds, its opponents' MP, its own MP and the round
+# (``team_elements``), so a recomputation after one more result reuses the lines of every team it
+# does not touch: the projection worker takes standings after every batch. One memo per live
+# profile object (held, so that its id is not reused); both are bounded.
+_MEMO: dict[int, tuple[RuleProfile, dict[tuple, _TeamLine]]] = {}
+_MEMO_PROFILES, _MEMO_LINES = 16, 200_000
+
+
+def _team_line(history: History, team: str, profile: RuleProfile, mp_total: dict[str, int]) -> _TeamLine:
+    rounds = tuple(history.team_rounds(team))
+    key = (rounds, tuple(mp_total[tr.opponent] if tr.opponent else None for tr in rounds), mp_total[team],
+           history.through_round)
+    held = _MEMO.get(id(profile))
+    if held is None or held[0] is not profile:
+        if len(_MEMO) >= _MEMO_PROFILES:
+            _MEMO.clear()
+        held = _MEMO[id(profile)] = (profile, {})
+    memo = held[1]
+    line = memo.get(key)
+    if line is None:
+        gp = sum((tr.gp for tr in rounds), ZERO)
+        elements = team_elements(history, team, profile, mp_total)
+        cut1 = cut_index(elements)
+        scale = profile.match_points
+        played = [tr.mp for tr in rounds if tr.kind != "pending" and tr.opponent]
+        line = _TeamLine(gp, tuple(elements), cut1,
+                         {name: tiebreak_value(name, elements, gp, cut1) for name in profile.tiebreaks},
+                         (played.count(scale.win), played.count(scale.draw), played.count(scale.loss)))
+        if len(memo) >= _MEMO_LINES:
+            memo.clear()
+        memo[key] = line
+    return line
+
+
 def compute_standings(history: History, profile: RuleProfile) -> list[StandingRow]:
     """The standings after ``history.through_round``, in rank order.
 
@@ -90,25 +135,16 @@ def compute_standings(history: History, profile: RuleProfile) -> list[StandingRo
     mp_total = {t: match_points_total(history, t) for t in history.teams}
     provisional = []
     for team, info in history.teams.items():
-        rounds = history.team_rounds(team)
-        gp = sum((tr.gp for tr in rounds), ZERO)
-        elements = team_elements(history, team, profile, mp_total)
-        cut1 = cut_index(elements)
-        values = {name: tiebreak_value(name, elements, gp, cut1) for name in profile.tiebreaks}
-        record = (
-            sum(1 for tr in rounds if tr.kind != "pending" and tr.opponent and tr.mp == profile.match_points.win),
-            sum(1 for tr in rounds if tr.kind != "pending" and tr.opponent and tr.mp == profile.match_points.draw),
-            sum(1 for tr in rounds if tr.kind != "pending" and tr.opponent and tr.mp == profile.match_points.loss),
-        )
-        key = (mp_total[team], tuple(values[n] for n in profile.tiebreaks))
-        provisional.append((key, info, gp, values, elements, record, cut1))
+        line = _team_line(history, team, profile, mp_total)
+        key = (mp_total[team], tuple(line.values[n] for n in profile.tiebreaks))
+        provisional.append((key, info, line.gp, dict(line.values), line.elements, line.record, line.cut))
     provisional.sort(key=lambda p: (-p[0][0], tuple(-v for v in p[0][1]), p[1].pairing_number))
     rows: list[StandingRow] = []
     for i, (key, info, gp, values, elements, record, cut1) in enumerate(provisional):
         rank = rows[-1].rank if rows and provisional[i - 1][0] == key else i + 1
         rows.append(
             StandingRow(rank, info.pairing_number, info.team_id, info.name, info.federation, key[0], gp, values,
-                        tuple(elements), cut1, record)
+                        elements, cut1, record)
         )
     return rows
 
