@@ -46,7 +46,6 @@ from olympiad.cmd_live import Broker, LivePipeline
 from producers.publish import Follower, chunks, publish
 from projections.sources import load_source
 
-BOARD_LEVEL = {t for t, spec in topics.INPUT_TOPIC_OF.items() if spec is topics.BOARD_RESULTS}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -152,7 +151,7 @@ def copy_of(events: list[Any], k: int) -> list[Any]:
 
 def done_at(follower: Follower, tid: str, events: list[Any]) -> float:
     """Arrival of the first standings of the last round that include every board result of ``events``."""
-    results = [e for e in events if e.type in BOARD_LEVEL]
+    results = [e for e in events if e.type in topics.BOARD_LEVEL]
     rnd = max(e.round for e in results)
     offset = max(follower.accepted[e.event_id][1] for e in results)
     return min(s.received for s in follower.standings[(tid, rnd)] if s.offset > offset)
@@ -192,7 +191,7 @@ def main() -> None:
             cut = [e for c in chunks(events)[: args.latency_rounds + 1] for e in c]
             db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'latency.sqlite'}"
             follower, sent = run_pipeline(bootstrap, [cut], args.rate, db)
-            board_level = {e.event_id for e in cut if e.type in BOARD_LEVEL}
+            board_level = {e.event_id for e in cut if e.type in topics.BOARD_LEVEL}
             lat = [v for k, v in latencies(follower, sent, tid).items() if k in board_level]
             print(f"end to end, board result -> StandingsUpdated, {len(lat)} results at {args.rate:.0f}/s: "
                   f"p50 {percentile(lat, .5) * 1000:.1f} ms, p99 {percentile(lat, .99) * 1000:.1f} ms, "
@@ -203,7 +202,7 @@ def main() -> None:
                 follower, sent = run_pipeline(bootstrap, [events], 0.0, db)
                 rates, total, spent = [], 0, 0.0
                 for chunk in chunks(events)[1:]:
-                    results = [e for e in chunk if e.type in BOARD_LEVEL]
+                    results = [e for e in chunk if e.type in topics.BOARD_LEVEL]
                     rnd = chunk[0].round
                     first = min(sent[e.event_id][0] for e in results)
                     offset = max(follower.accepted[e.event_id][1] for e in results)
@@ -217,7 +216,7 @@ def main() -> None:
                 copies = [copy_of(events, k) for k in range(1, args.tournaments + 1)]
                 db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'sustained.sqlite'}"
                 follower, sent = run_pipeline(bootstrap, copies, 0.0, db)
-                results = [e for c in copies for e in c if e.type in BOARD_LEVEL]
+                results = [e for c in copies for e in c if e.type in topics.BOARD_LEVEL]
                 first = min(sent[e.event_id][0] for e in results)
                 last = max(done_at(follower, c[0].tournament_id, c) for c in copies)
                 print(f"sustained throughput, {args.tournaments} tournaments at once, unthrottled: "

@@ -85,6 +85,10 @@ INPUT_TOPIC_OF: dict[str, TopicSpec] = {
 }
 
 
+# The input events about the boards of a table: what folds into a match result.
+BOARD_LEVEL: frozenset[str] = frozenset(t for t, spec in INPUT_TOPIC_OF.items() if spec is BOARD_RESULTS)
+
+
 def bootstrap_servers() -> str:
     """``KAFKA_BOOTSTRAP_SERVERS``, default ``127.0.0.1:9092`` (what ``deploy/kafka.sh`` starts)."""
     return os.environ.get("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")

@@ -48,7 +48,6 @@ from schemas.canonical import canonical_json
 from schemas.events import EventSchemaError, MatchResultDecided, parse_event
 
 log = logging.getLogger("olympiad.processors")
-BOARD_LEVEL = {t for t, spec in topics.INPUT_TOPIC_OF.items() if spec is topics.BOARD_RESULTS}
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -130,7 +129,7 @@ class Judge:
         if not new:
             return Verdict(event=event)
         self.pending.setdefault(event.tournament_id, []).append(canonical_json(event))
-        match = match_result(state, event) if event.type in BOARD_LEVEL else None
+        match = match_result(state, event) if event.type in topics.BOARD_LEVEL else None
         return Verdict(event=event, match=match)
 
     def commit(self) -> dict[str, tuple[str, str]]:

@@ -204,7 +204,7 @@ def publish(events: list[Any], *, speed: float = 0.0, bootstrap: str | None = No
                 if progress:
                     progress.advance(1)
             for event in rest:
-                if event.type in topics.INPUT_TOPIC_OF and topics.INPUT_TOPIC_OF[event.type] is topics.BOARD_RESULTS:
+                if event.type in topics.BOARD_LEVEL:
                     pacer.pace()
                 _send(terminal, event, on_sent)
                 if progress:

@@ -64,7 +64,6 @@ from schemas.events import StandingsUpdated, parse_event
 log = logging.getLogger("olympiad.projections")
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'projections.sqlite'}"
-BOARD_LEVEL = {t for t, spec in topics.INPUT_TOPIC_OF.items() if spec is topics.BOARD_RESULTS}
 POSITION_HEADER = "log-position"
 COALESCE_S = 0.002  # after the first record of a batch, wait this long for more (under load batches grow by themselves)
 MAX_BATCH = 5000
@@ -185,7 +184,7 @@ class Projector:
                     proj.teams_changed = True
                 elif event.type == "RoundPaired":
                     proj.tables.update((event.round, t.table) for t in event.tables)
-                elif event.type in BOARD_LEVEL:
+                elif event.type in topics.BOARD_LEVEL:
                     proj.tables.add((event.round, event.table))
             if new_events:
                 conn.execute(insert(events_table), new_events)

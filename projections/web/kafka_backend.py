@@ -47,7 +47,7 @@ from producers.terminal import Terminal
 from projections.store import metadata, standings_documents
 from projections.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
 from projections.web.views import match_view, team_refs
-from projections.worker import BOARD_LEVEL, POSITION_HEADER, database_url, make_engine
+from projections.worker import POSITION_HEADER, database_url, make_engine
 from schemas.events import parse_event
 
 log = logging.getLogger("olympiad.web.kafka")
@@ -225,7 +225,7 @@ class KafkaBackend:
         except RuleViolation as exc:  # cannot be: the processors judged it with the same rules
             log.error("tournament-log %s:%s: %s refused by the fold: %s", rec.partition, rec.offset, event.event_id, exc)
             return
-        table = (event.round, event.table) if event.type in BOARD_LEVEL else None
+        table = (event.round, event.table) if event.type in topics.BOARD_LEVEL else None
         self._unpushed.append(_Folded(rec.partition, rec.offset, event.event_id, table))
 
     def _queue_standings(self, rec: Any) -> None:
