@@ -7,8 +7,10 @@ One agent, ``judge``, with concurrency 1 (offsets are then never committed past 
 event), reads ``tournament-events`` and ``board-results``: both keyed by tournament id and
 co-partitioned, so every event of a tournament passes one agent, in one order per topic, through
 ``Judge`` (``schemas.events.parse_event`` and ``processors.tournament.TournamentState.apply``: the
-same rules as the embedded store). It takes its input in batches (``stream.take_events``) so
-that faust's per-message costs are paid per batch where the rules allow. An accepted event is
+same rules as the embedded store). It judges in batches: an event together with every event
+already queued behind it (``judge_batch``), so that the costs of producing are paid per batch;
+under load the queue fills while a batch is judged and batches grow by themselves, while a lone
+event is judged at once. An accepted event is
 appended to ``tournament-log`` and, once per batch, to the ``judged`` table (backed by its
 changelog topic); a board-level event also yields the folded ``MatchResultDecided``
 (``processors.scoring.fold_match`` via ``TournamentState.match``) on ``match-results``. A
@@ -31,6 +33,7 @@ fetch wait and aiokafka's 100 ms prefetch backoff otherwise add their delays to 
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -196,10 +199,12 @@ inputs = app.topic(
 judged = app.Table("judged", partitions=topics.TOURNAMENT_EVENTS.partitions, schema=faust.Schema(
     key_type=str, value_type=str, key_serializer="json", value_serializer="json"))
 JUDGE = Judge(judged)
-BATCH = 1000  # most events the agent takes at a time
-# s: how long a batch waits for more events: the latency a lone event pays for batching, and what
-# lets batches grow under load (2 ms gave batches of 2-3 events and about half the throughput).
-WITHIN = 0.01
+BATCH = 1000  # most events judged together
+# s: least time between two batches' sends. Each batch costs a few produce requests (to the
+# broker, and fetches downstream) whatever its size: under load, events queue for up to this
+# long and share them (immediate batches of 1-3 events halved the throughput, measured); after
+# a quiet spell a batch goes at once, so a lone result pays no wait.
+SPACING = 0.01
 
 
 class Outbox:
@@ -250,38 +255,66 @@ _partition_index = lru_cache(maxsize=100_000)(topics.partition_for)  # a few key
 async def judge(stream: Any) -> None:
     """Judge each event of a tournament in order; publish accepted events, match results, dead letters.
 
+    A batch is an event and the events already queued behind it (at most ``BATCH``), sent at
+    least ``SPACING`` after the previous batch: a lone event after a quiet spell waits for
+    nothing (faust's ``take_events`` holds every batch for its whole timeout). Events are acked once their batch's outputs are with the producer, which faust flushes
+    before it commits the acked offsets: at-least-once.
+    """
+    stream.enable_acks = False  # acked below, after the batch
+    queued_empty = stream.channel.empty
+    loop = asyncio.get_running_loop()
+    batch: list[Any] = []
+    last = 0.0
+    async for event in stream.events():
+        batch.append(event)
+        if len(batch) < BATCH and not queued_empty():
+            continue
+        wait = last + SPACING - loop.time()
+        if wait > 0 and len(batch) < BATCH:
+            await asyncio.sleep(wait)
+            if not queued_empty():
+                continue
+        await judge_batch(batch)
+        last = loop.time()
+        for done in batch:
+            await stream.ack(done)
+        batch = []
+
+
+async def judge_batch(batch: list[Any]) -> None:
+    """Judge ``batch`` (faust events, in stream order) and hand its outputs to the producer.
+
     Per batch: one table entry per tournament (``Judge.commit``) and one ``MatchResultDecided`` per
     table touched, its state after the batch (``match-results`` is compacted by table: an
     intermediate state within a batch would be superseded at once).
     """
-    async for batch in stream.take_events(BATCH, within=WITHIN):
-        outbox = Outbox(app.producer._ensure_producer())  # the aiokafka producer faust flushes before commits
-        matches: dict[str, MatchResultDecided] = {}
-        partitions: dict[str, int] = {}  # tournament -> its source partition (key T: one per tournament)
-        for event in batch:
-            msg = event.message
-            verdict = JUDGE.judge(event.value, event.key)
-            if not verdict.accepted:
-                origin = {"topic": msg.topic, "partition": msg.partition, "offset": msg.offset}
-                log.warning("dead letter %s:%s:%s: %s [rule: %s]", msg.topic, msg.partition, msg.offset, verdict.reason, verdict.rule)
-                await outbox.add(topics.DEAD_LETTERS, event.key, dead_letter(
-                    origin, event.key, event.value, verdict.field, verdict.rule, verdict.reason))
-                continue
-            accepted = verdict.event
-            partitions[accepted.tournament_id] = msg.partition
-            await outbox.add(topics.TOURNAMENT_LOG, accepted.tournament_id.encode(), canonical_json(accepted).encode())
-            if verdict.match is not None:
-                m = verdict.match
-                matches[topics.table_key(m.tournament_id, m.round, m.table)] = m
-        for tid, (key, value) in JUDGE.commit().items():
-            # faust would put a table write on the partition of the stream's current event, which in
-            # a batch may be another tournament's: the changelog partition must be the tournament's,
-            # so that whoever is assigned the tournament after a rebalance restores its events.
-            judged.send_changelog(partitions[tid], key, value)
-            judged.data[key] = value
-        for key, m in matches.items():
-            await outbox.add(topics.MATCH_RESULTS, key.encode(), canonical_json(m).encode())
-        await outbox.send()
+    outbox = Outbox(app.producer._ensure_producer())  # the aiokafka producer faust flushes before commits
+    matches: dict[str, MatchResultDecided] = {}
+    partitions: dict[str, int] = {}  # tournament -> its source partition (key T: one per tournament)
+    for event in batch:
+        msg = event.message
+        verdict = JUDGE.judge(event.value, event.key)
+        if not verdict.accepted:
+            origin = {"topic": msg.topic, "partition": msg.partition, "offset": msg.offset}
+            log.warning("dead letter %s:%s:%s: %s [rule: %s]", msg.topic, msg.partition, msg.offset, verdict.reason, verdict.rule)
+            await outbox.add(topics.DEAD_LETTERS, event.key, dead_letter(
+                origin, event.key, event.value, verdict.field, verdict.rule, verdict.reason))
+            continue
+        accepted = verdict.event
+        partitions[accepted.tournament_id] = msg.partition
+        await outbox.add(topics.TOURNAMENT_LOG, accepted.tournament_id.encode(), canonical_json(accepted).encode())
+        if verdict.match is not None:
+            m = verdict.match
+            matches[topics.table_key(m.tournament_id, m.round, m.table)] = m
+    for tid, (key, value) in JUDGE.commit().items():
+        # faust would put a table write on the partition of the stream's current event, which in
+        # a batch may be another tournament's: the changelog partition must be the tournament's,
+        # so that whoever is assigned the tournament after a rebalance restores its events.
+        judged.send_changelog(partitions[tid], key, value)
+        judged.data[key] = value
+    for key, m in matches.items():
+        await outbox.add(topics.MATCH_RESULTS, key.encode(), canonical_json(m).encode())
+    await outbox.send()
 
 
 @app.on_partitions_revoked.connect

@@ -59,6 +59,7 @@ class Follower:
     created: dict[str, dict[str, Any]] = field(default_factory=dict)
     refused: dict[str, dict[str, Any]] = field(default_factory=dict)
     standings: dict[tuple[str, int], list[Standing]] = field(default_factory=dict)
+    furthest: dict[tuple[str, int], int] = field(default_factory=dict)  # (T, round) -> the furthest standings offset
     from_end: bool = False  # read only what is published from now on (a terminal awaiting one verdict)
 
     def __post_init__(self) -> None:
@@ -110,8 +111,9 @@ class Follower:
                     body = json.loads(rec.value)
                     position = dict(rec.headers or ()).get(POSITION_HEADER, b"")
                     partition, _, offset = position.decode().partition(":")
-                    self.standings.setdefault((body["tournament_id"], body["round"]), []).append(
-                        Standing(body, int(partition or -1), int(offset or -1), now))
+                    key, at = (body["tournament_id"], body["round"]), int(offset or -1)
+                    self.standings.setdefault(key, []).append(Standing(body, int(partition or -1), at, now))
+                    self.furthest[key] = max(at, self.furthest.get(key, -1))
 
     def wait(self, done: Callable[[], bool], timeout: float, what: str) -> None:
         """Poll until ``done()``; raises ``TimeoutError`` naming ``what`` after ``timeout`` seconds."""
@@ -135,14 +137,17 @@ class Follower:
         got = self.standings.get((tournament_id, rnd))
         return got[-1] if got else None
 
-    def includes(self, tournament_id: str, rnd: int, event_ids: Iterable[str]) -> bool:
-        """True if standings of (tournament, round) arrived that include every accepted event of ``event_ids``
-        (by the furthest log position any of them carries)."""
-        got = self.standings.get((tournament_id, rnd))
-        if not got:
-            return False
-        furthest = max(s.offset for s in list(got))
-        return all(self.accepted[e][1] < furthest for e in event_ids if e in self.accepted)
+    def all_judged(self, event_ids: list[str]) -> Callable[[], bool]:
+        """A ``wait`` condition: every event of ``event_ids`` judged. It drops the ids judged so far
+        from its own copy, so that waiting on a round's 400 results does not test them all again
+        at every poll."""
+        pending = list(reversed(event_ids))
+
+        def done() -> bool:
+            while pending and self.judged(pending[-1]):
+                pending.pop()
+            return not pending
+        return done
 
 
 def _event_id(envelope: dict[str, Any]) -> str | None:
@@ -211,9 +216,11 @@ def publish(events: list[Any], *, speed: float = 0.0, bootstrap: str | None = No
                     progress.advance(1)
             terminal.flush()
             ids = [e.event_id for e in chunk]
-            follower.wait(lambda: all(follower.judged(i) for i in ids), timeout, "the processors to judge the chunk")
+            follower.wait(follower.all_judged(ids), timeout, "the processors to judge the chunk")
             if first is not None:
-                follower.wait(lambda: follower.includes(tid, first.round, ids), timeout,
+                # Judged, so their offsets are known: the standings must be past the furthest.
+                needed = max((follower.accepted[i][1] for i in ids if i in follower.accepted), default=-1)
+                follower.wait(lambda: follower.furthest.get((tid, first.round), -1) > needed, timeout,
                               f"the standings of round {first.round}")
     return follower
 

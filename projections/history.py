@@ -8,13 +8,17 @@ R-D9: the profile's bye award), ``absent`` (not paired, or withdrawn: 0 MP, 0 GP
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
+from processors.scoring import MatchOutcome
 from processors.tournament import TournamentState
+from projections.memo import slot_memo
 from projections.seeding import team_strength, tournament_pairing_numbers
+from schemas.events import RoundPaired, Table
 from schemas.points import ZERO
+from schemas.profile import RuleProfile
 
 Kind = Literal["played", "forfeit-win", "forfeit-loss", "forfeit-draw", "bye", "absent", "pending"]
 
@@ -55,16 +59,35 @@ class History:
 
     ``rounds[r][team_id]`` is that team's ``TeamRound``; a team registered after round r has no
     entry for r... except ``absent``: every registered team has an entry for every round.
+    A history is not changed once built: ``build_history`` shares its team table and the dicts
+    of unchanged rounds between histories, and ``team_rounds`` keeps what it has looked up.
     """
 
     teams: dict[str, TeamInfo]
     rounds: dict[int, dict[str, TeamRound]]
     through_round: int
     withdrawn: dict[str, int]
+    _by_team: dict[str, tuple[TeamRound, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def team_rounds(self, team: str) -> list[TeamRound]:
-        """The rounds of ``team`` in order 1..through_round."""
-        return [self.rounds[r][team] for r in range(1, self.through_round + 1)]
+    def team_rounds(self, team: str) -> tuple[TeamRound, ...]:
+        """The rounds of ``team`` in order 1..through_round (the same tuple on every call)."""
+        held = self._by_team.get(team)
+        if held is None:
+            held = self._by_team[team] = tuple([self.rounds[r][team] for r in range(1, self.through_round + 1)])
+        return held
+
+
+# The projection worker rebuilds the history after every batch, and a batch changes a few tables
+# of one round (a correction: of an earlier round). So the team table is memoised on the
+# registrations, a round's records on its pairing, its match outcomes and the registrations, and
+# the two records of a table on the table and its outcome (``projections.memo``; one slot per
+# tournament, round and table). ``TournamentState.match`` returns the same outcome object until
+# a board of its table changes, so most comparisons are of identities, and a team whose table did
+# not change keeps its ``TeamRound`` objects: what makes the memo of the standings lines cheap.
+# Bounds: some 90 tournaments of 11 rounds, 30 of 11 rounds of 103 tables.
+_TEAMS = slot_memo(256)
+_ROUNDS = slot_memo(1024)
+_TABLES = slot_memo(32_768)
 
 
 def build_history(state: TournamentState, through_round: int | None = None) -> History:
@@ -78,34 +101,59 @@ def build_history(state: TournamentState, through_round: int | None = None) -> H
     r_max = last if through_round is None else through_round
     if r_max > last:
         raise ValueError(f"round {r_max} has not been paired (last paired round: {last})")
-    numbers = tournament_pairing_numbers(state)
-    teams = {
-        tid: TeamInfo(tid, t.name, t.federation, numbers[tid], team_strength(t, profile.boards, profile.seeding_floor_rating)[0])
-        for tid, t in state.teams.items()
-    }
+    tid = state.tournament_id
+    registered = tuple(state.teams.values())
+    teams = _TEAMS.get(tid, (profile, registered), lambda: _team_infos(state))
     rounds: dict[int, dict[str, TeamRound]] = {}
     for r in range(1, r_max + 1):
         pairing = state.rounds[r]
-        per: dict[str, TeamRound] = {}
-        for t in pairing.tables:
-            m = state.match(r, t.table)
-            colours_known = pairing.colours_known and m.played
-            for team, opp, gp, mp, colour in (
-                (t.home, t.away, m.home_gp, m.home_mp, "W"),
-                (t.away, t.home, m.away_gp, m.away_mp, "B"),
-            ):
-                if not m.complete:
-                    kind: Kind = "pending"
-                elif m.played:
-                    kind = "played"
-                else:
-                    kind = "forfeit-win" if gp > m.away_gp + m.home_gp - gp else (
-                        "forfeit-loss" if gp < m.away_gp + m.home_gp - gp else "forfeit-draw")
-                per[team] = TeamRound(r, team, opp, gp, mp or 0, kind, colour if colours_known else None, t.table)
-        if pairing.bye is not None:
-            per[pairing.bye] = TeamRound(r, pairing.bye, None, profile.bye_award.gp, profile.bye_award.mp, "bye", None)
-        for team in teams:
-            if team not in per:
-                per[team] = TeamRound(r, team, None, ZERO, 0, "absent", None)
-        rounds[r] = per
+        outcomes = tuple([state.match(r, t.table) for t in pairing.tables])
+        rounds[r] = _ROUNDS.get((tid, r), (profile, pairing, outcomes, registered),
+                                lambda: _round_records(tid, pairing, outcomes, teams, profile))
     return History(teams, rounds, r_max, dict(state.withdrawn))
+
+
+def _team_infos(state: TournamentState) -> dict[str, TeamInfo]:
+    """Every registered team with its pairing number and rating (R-I1), in registration order."""
+    profile = state.profile
+    numbers = tournament_pairing_numbers(state)
+    return {
+        tid: TeamInfo(tid, t.name, t.federation, numbers[tid], team_strength(t, profile.boards, profile.seeding_floor_rating)[0])
+        for tid, t in state.teams.items()
+    }
+
+
+def _round_records(tid: str | None, pairing: RoundPaired, outcomes: tuple[MatchOutcome, ...],
+                   teams: dict[str, TeamInfo], profile: RuleProfile) -> dict[str, TeamRound]:
+    """Every team's ``TeamRound`` of one round, from its pairing and the outcome of each of its tables."""
+    r = pairing.round
+    per: dict[str, TeamRound] = {}
+    for t, m in zip(pairing.tables, outcomes):
+        per[t.home], per[t.away] = _TABLES.get((tid, r, t.table), (t, m, pairing.colours_known),
+                                               lambda: _table_records(r, t, m, pairing.colours_known))
+    if pairing.bye is not None:
+        per[pairing.bye] = TeamRound(r, pairing.bye, None, profile.bye_award.gp, profile.bye_award.mp, "bye", None)
+    for team in teams:
+        if team not in per:
+            per[team] = TeamRound(r, team, None, ZERO, 0, "absent", None)
+    return per
+
+
+def _table_records(r: int, t: Table, m: MatchOutcome, colours_known: bool) -> tuple[TeamRound, TeamRound]:
+    """The home and the away team's ``TeamRound`` of one table of round ``r`` (colours only when
+    the pairing gives them and the match was played over the board)."""
+    colours_known = colours_known and m.played
+    out = []
+    for team, opp, gp, mp, colour in (
+        (t.home, t.away, m.home_gp, m.home_mp, "W"),
+        (t.away, t.home, m.away_gp, m.away_mp, "B"),
+    ):
+        if not m.complete:
+            kind: Kind = "pending"
+        elif m.played:
+            kind = "played"
+        else:
+            kind = "forfeit-win" if gp > m.away_gp + m.home_gp - gp else (
+                "forfeit-loss" if gp < m.away_gp + m.home_gp - gp else "forfeit-draw")
+        out.append(TeamRound(r, team, opp, gp, mp or 0, kind, colour if colours_known else None, t.table))
+    return out[0], out[1]

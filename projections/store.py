@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Iterable
 
 from sqlalchemy import (
@@ -147,9 +149,15 @@ def match_row(state: TournamentState, rnd: int, table: int) -> dict[str, Any]:
 def standings_rows(tid: str, st: RoundStandings) -> list[dict[str, Any]]:
     """``standings`` rows of one round: rank, MP, GP and every tie-break value (JSON, decimal strings)."""
     return [{"tournament_id": tid, "round": st.round, "team_id": row.team_id, "rank": row.rank, "mp": row.mp,
-             "gp": fmt_points(row.gp),
-             "tiebreaks": json.dumps({k: fmt_points(v) for k, v in row.tiebreaks.items()}, sort_keys=True)}
+             "gp": fmt_points(row.gp), "tiebreaks": _tiebreaks_text(tuple(row.tiebreaks.items()))}
             for row in st.rows]
+
+
+@lru_cache(maxsize=65536)
+def _tiebreaks_text(values: tuple[tuple[str, Decimal], ...]) -> str:
+    """The ``tiebreaks`` column of ``(name, value)`` pairs. Cached: the projection worker writes
+    the rows after every batch, and most teams' values did not change."""
+    return json.dumps({k: fmt_points(v) for k, v in values}, sort_keys=True)
 
 
 def standings_document_row(tid: str, st: RoundStandings) -> dict[str, Any]:

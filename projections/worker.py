@@ -35,11 +35,13 @@ import os
 import signal
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-from sqlalchemy import Column, Integer, MetaData, String, Table, create_engine, delete, event, insert, select, tuple_
+from sqlalchemy import Column, Integer, MetaData, String, Table, and_, bindparam, create_engine, delete, event, insert, select
+from sqlalchemy.sql import Delete
 from sqlalchemy.engine import Connection, Engine
 
 from deploy import topics
@@ -77,6 +79,20 @@ offsets_table = Table(
     Column("partition", Integer, primary_key=True),
     Column("next_offset", Integer, nullable=False),
 )
+
+
+@lru_cache(maxsize=None)
+def delete_by_key(table: Table) -> Delete:
+    """``DELETE FROM table WHERE <primary key> = :pk_<column> ...``, built once per table and run with
+    one parameter set per row (executemany): the worker deletes the rows it rewrites after every
+    batch, and building a WHERE expression per batch cost more than running it."""
+    return delete(table).where(and_(*(c == bindparam(f"pk_{c.name}") for c in table.primary_key.columns)))
+
+
+def keys(table: Table, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``delete_by_key(table)`` parameter sets of ``rows`` (dicts holding the primary-key columns)."""
+    names = [c.name for c in table.primary_key.columns]
+    return [{f"pk_{n}": row[n] for n in names} for row in rows]
 
 
 def database_url(url: str | None = None) -> str:
@@ -196,12 +212,10 @@ class Projector:
             written = {(snap.tournament_id, snap.standings.round): self._write_standings(conn, snap.tournament_id, snap.standings)
                        for snap in snapshots}
             if ends:
-                conn.execute(delete(offsets_table).where(
-                    (offsets_table.c.consumer == self.consumer_name)
-                    & tuple_(offsets_table.c.topic, offsets_table.c.partition).in_(list(ends))))
-                conn.execute(insert(offsets_table), [
-                    {"consumer": self.consumer_name, "topic": topic, "partition": partition, "next_offset": next_offset}
-                    for (topic, partition), next_offset in ends.items()])
+                positions = [{"consumer": self.consumer_name, "topic": topic, "partition": partition, "next_offset": next_offset}
+                             for (topic, partition), next_offset in ends.items()]
+                conn.execute(delete_by_key(offsets_table), keys(offsets_table, positions))
+                conn.execute(insert(offsets_table), positions)
         self._written.update(written)  # only once committed
         return snapshots
 
@@ -212,10 +226,9 @@ class Projector:
             conn.execute(delete(teams_table).where(teams_table.c.tournament_id == tid))
             conn.execute(insert(teams_table), team_rows(state))
         if proj.tables:
-            changed = sorted(proj.tables)
-            conn.execute(delete(matches_table).where(
-                (matches_table.c.tournament_id == tid) & tuple_(matches_table.c.round, matches_table.c.table_no).in_(changed)))
-            conn.execute(insert(matches_table), [match_row(state, rnd, table_no) for rnd, table_no in changed])
+            rows = [match_row(state, rnd, table_no) for rnd, table_no in sorted(proj.tables)]
+            conn.execute(delete_by_key(matches_table), keys(matches_table, rows))
+            conn.execute(insert(matches_table), rows)
         proj.teams_changed = False
         proj.tables.clear()
 
@@ -230,16 +243,16 @@ class Projector:
         rows = {row["team_id"]: row for row in standings_rows(tid, st)}
         before = self._written.get(key)
         changed = [row for team, row in rows.items() if before is None or before.get(team) != row]
-        where = (standings_table.c.tournament_id == tid) & (standings_table.c.round == st.round)
         if before is None:
-            conn.execute(delete(standings_table).where(where))
+            conn.execute(delete(standings_table).where(
+                (standings_table.c.tournament_id == tid) & (standings_table.c.round == st.round)))
         elif changed:
-            conn.execute(delete(standings_table).where(where & standings_table.c.team_id.in_([r["team_id"] for r in changed])))
+            conn.execute(delete_by_key(standings_table), keys(standings_table, changed))
         if changed:
             conn.execute(insert(standings_table), changed)
-        conn.execute(delete(standings_documents).where(
-            (standings_documents.c.tournament_id == tid) & (standings_documents.c.round == st.round)))
-        conn.execute(insert(standings_documents), standings_document_row(tid, st))
+        document = standings_document_row(tid, st)
+        conn.execute(delete_by_key(standings_documents), keys(standings_documents, [document]))
+        conn.execute(insert(standings_documents), document)
         return rows
 
     def latest_standings(self, log_topic: str) -> list[Snapshot]:

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from processors.tournament import TournamentState
 from projections.history import build_history
+from projections.memo import slot_memo
 from projections.pairing.engine import propose_pairing
 from schemas.events import PairingProposed
+
+# The proposal is asked for after every batch that changed the tournament (the projection
+# worker, the embedded store, the web API), and stays the same until a result of rounds
+# 1..last changes (a correction), a team registers or withdraws: memoised on the history it is
+# paired from and the profile, one slot per tournament. A history built from unchanged rounds
+# shares their records (``build_history``), so the comparison is one of identities.
+_PROPOSALS = slot_memo(256)
 
 
 def next_round_proposal(state: TournamentState) -> PairingProposed | None:
@@ -20,5 +28,7 @@ def next_round_proposal(state: TournamentState) -> PairingProposed | None:
     last = max(state.rounds, default=0)
     if last >= state.profile.rounds or (last and not state.round_complete(last)) or len(state.teams) < 2:
         return None
-    pairing = propose_pairing(build_history(state, last), state.profile, last + 1)
-    return pairing.to_event(state.tournament_id or "")
+    history = build_history(state, last)
+    tid = state.tournament_id or ""
+    return _PROPOSALS.get(tid, (state.profile, history),
+                          lambda: propose_pairing(history, state.profile, last + 1).to_event(tid))

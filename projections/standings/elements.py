@@ -46,7 +46,7 @@ class Element:
 
 def match_points_total(history: History, team: str) -> int:
     """A team's MP after ``history.through_round``: its plain total, bye included (R-D3, R-D9)."""
-    return sum(tr.mp for tr in history.team_rounds(team))
+    return sum([tr.mp for tr in history.team_rounds(team)])
 
 
 def _counts_as_opponent(tr: TeamRound, profile: RuleProfile) -> bool:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from projections.history import History
+from projections.memo import slot_memo
 from projections.standings.buchholz import buchholz
 from projections.standings.cut import cut_index
 from projections.standings.elements import Element, match_points_total, team_elements
@@ -21,35 +24,29 @@ from schemas.profile import RuleProfile
 
 
 @dataclass(frozen=True)
-class StandingRow:
-    """One team's line after a round.
+class TeamLine:
+    """What one team's standings line is computed from its rounds: ``gp`` (half-points),
+    ``tiebreaks`` (each tie-break of the profile, in its order, to its value), the per-round
+    ``elements`` they are summed from, ``cut`` (the index cut-1 removes) and ``record`` (won,
+    drawn, lost matches). Memoised (``_team_line``), so shared by the standings of many batches:
+    read-only, ``tiebreaks`` included."""
 
-    ``mp`` in match points, ``gp`` in game points (half-points), ``tiebreaks`` maps each tie-break
-    name of the profile (``"OSB-C1"``, ``"BH-C1"``, ``"GP"`` ...) to its value; ``elements`` is the
-    per-round breakdown they are summed from and ``cut`` the index cut-1 removes.
-    """
-
-    rank: int
-    pairing_number: int
-    team_id: str
-    name: str
-    federation: str
-    mp: int
     gp: Decimal
-    tiebreaks: dict[str, Decimal]
+    tiebreaks: Mapping[str, Decimal]
     elements: tuple[Element, ...] = field(repr=False)
-    cut: int | None = None
-    record: tuple[int, int, int] = (0, 0, 0)
+    cut: int | None
+    record: tuple[int, int, int]
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain, JSON-ready form (points as decimal strings) with the per-opponent breakdown."""
+    @cached_property
+    def order(self) -> tuple[Decimal, ...]:
+        """The tie-break values negated, in the profile's order: the line's part of the sort key."""
+        return tuple(-v for v in self.tiebreaks.values())
+
+    @cached_property
+    def json_parts(self) -> dict[str, Any]:
+        """The part of ``StandingRow.as_dict`` that depends on the line alone (points as decimal
+        strings), built once per line: the standings documents of successive batches share it."""
         return {
-            "rank": self.rank,
-            "pairing_number": self.pairing_number,
-            "team_id": self.team_id,
-            "name": self.name,
-            "federation": self.federation,
-            "mp": self.mp,
             "gp": fmt_points(self.gp),
             "tiebreaks": {k: fmt_points(v) for k, v in self.tiebreaks.items()},
             "record": {"won": self.record[0], "drawn": self.record[1], "lost": self.record[2]},
@@ -68,6 +65,56 @@ class StandingRow:
         }
 
 
+@dataclass(frozen=True)
+class StandingRow:
+    """One team's line after a round: its place, pairing number, name, federation and ``mp``
+    (match points) and the ``line`` its GP, tie-breaks (``"OSB-C1"``, ``"BH-C1"``, ``"GP"`` ...),
+    elements, cut and record come from (also read as ``row.gp``, ``row.tiebreaks`` ...)."""
+
+    rank: int
+    pairing_number: int
+    team_id: str
+    name: str
+    federation: str
+    mp: int
+    line: TeamLine
+
+    @property
+    def gp(self) -> Decimal:
+        return self.line.gp
+
+    @property
+    def tiebreaks(self) -> Mapping[str, Decimal]:
+        return self.line.tiebreaks
+
+    @property
+    def elements(self) -> tuple[Element, ...]:
+        return self.line.elements
+
+    @property
+    def cut(self) -> int | None:
+        return self.line.cut
+
+    @property
+    def record(self) -> tuple[int, int, int]:
+        return self.line.record
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain, JSON-ready form (points as decimal strings) with the per-opponent breakdown.
+
+        Its ``tiebreaks``, ``record`` and ``breakdown`` are the line's (``TeamLine.json_parts``),
+        shared with every other document of the line: read-only."""
+        return {
+            "rank": self.rank,
+            "pairing_number": self.pairing_number,
+            "team_id": self.team_id,
+            "name": self.name,
+            "federation": self.federation,
+            "mp": self.mp,
+            **self.line.json_parts,
+        }
+
+
 def tiebreak_value(name: str, elements: list[Element], gp: Decimal, cut1: int | None) -> Decimal:
     """Value of tie-break ``name`` over a team's elements (GP is the team's total GP; ``cut1`` is
     ``cut_index(elements)``, the element every "-C1" tie-break leaves out)."""
@@ -81,49 +128,33 @@ def tiebreak_value(name: str, elements: list[Element], gp: Decimal, cut1: int | 
     raise ValueError(f"unknown tie-break {name!r}")
 
 
-@dataclass(frozen=True)
-class _TeamLine:
-    """What one team's standings line is computed from its rounds: GP, elements, cut, tie-breaks, record."""
-
-    gp: Decimal
-    elements: tuple[Element, ...]
-    cut: int | None
-    values: dict[str, Decimal]
-    record: tuple[int, int, int]
-
-
 # A team's line depends only on its own rounds, its opponents' MP, its own MP and the round
 # (``team_elements``), so a recomputation after one more result reuses the lines of every team it
-# does not touch: the projection worker takes standings after every batch. One memo per live
-# profile object (held, so that its id is not reused); both are bounded.
-_MEMO: dict[int, tuple[RuleProfile, dict[tuple, _TeamLine]]] = {}
-_MEMO_PROFILES, _MEMO_LINES = 16, 200_000
+# does not touch: the projection worker takes standings after every batch. One slot per profile,
+# team and round (``projections.memo``); ``build_history`` hands out the same ``TeamRound``
+# objects for tables that did not change, so the inputs mostly compare by identity. Bound: some
+# 7 tournaments of 206 teams through 11 rounds (a line with its JSON parts takes about 6 KB).
+_LINES = slot_memo(16_384)
 
 
-def _team_line(history: History, team: str, profile: RuleProfile, mp_total: dict[str, int]) -> _TeamLine:
-    rounds = tuple(history.team_rounds(team))
-    key = (rounds, tuple(mp_total[tr.opponent] if tr.opponent else None for tr in rounds), mp_total[team],
-           history.through_round)
-    held = _MEMO.get(id(profile))
-    if held is None or held[0] is not profile:
-        if len(_MEMO) >= _MEMO_PROFILES:
-            _MEMO.clear()
-        held = _MEMO[id(profile)] = (profile, {})
-    memo = held[1]
-    line = memo.get(key)
-    if line is None:
-        gp = sum((tr.gp for tr in rounds), ZERO)
-        elements = team_elements(history, team, profile, mp_total)
-        cut1 = cut_index(elements)
-        scale = profile.match_points
-        played = [tr.mp for tr in rounds if tr.kind != "pending" and tr.opponent]
-        line = _TeamLine(gp, tuple(elements), cut1,
-                         {name: tiebreak_value(name, elements, gp, cut1) for name in profile.tiebreaks},
-                         (played.count(scale.win), played.count(scale.draw), played.count(scale.loss)))
-        if len(memo) >= _MEMO_LINES:
-            memo.clear()
-        memo[key] = line
-    return line
+def _team_line(history: History, team: str, profile: RuleProfile, mp_total: dict[str, int]) -> TeamLine:
+    """The line of ``team``: the memoised one while its inputs are unchanged, else ``_compute_line``."""
+    rounds = history.team_rounds(team)
+    inputs = (profile, rounds, tuple([mp_total[tr.opponent] if tr.opponent else None for tr in rounds]), mp_total[team])
+    return _LINES.get((id(profile), team, history.through_round), inputs,
+                      lambda: _compute_line(history, team, profile, mp_total))
+
+
+def _compute_line(history: History, team: str, profile: RuleProfile, mp_total: dict[str, int]) -> TeamLine:
+    """The line of ``team`` computed from its rounds (``mp_total``: every team's current MP)."""
+    rounds = history.team_rounds(team)
+    gp = sum((tr.gp for tr in rounds), ZERO)
+    elements = team_elements(history, team, profile, mp_total)
+    cut1 = cut_index(elements)
+    scale = profile.match_points
+    played = [tr.mp for tr in rounds if tr.kind != "pending" and tr.opponent]
+    return TeamLine(gp, MappingProxyType({name: tiebreak_value(name, elements, gp, cut1) for name in profile.tiebreaks}),
+                    tuple(elements), cut1, (played.count(scale.win), played.count(scale.draw), played.count(scale.loss)))
 
 
 def compute_standings(history: History, profile: RuleProfile) -> list[StandingRow]:
@@ -133,24 +164,19 @@ def compute_standings(history: History, profile: RuleProfile) -> list[StandingRo
     name the engine does not know.
     """
     mp_total = {t: match_points_total(history, t) for t in history.teams}
-    provisional = []
-    for team, info in history.teams.items():
-        line = _team_line(history, team, profile, mp_total)
-        key = (mp_total[team], tuple(line.values[n] for n in profile.tiebreaks))
-        provisional.append((key, info, line.gp, dict(line.values), line.elements, line.record, line.cut))
-    provisional.sort(key=lambda p: (-p[0][0], tuple(-v for v in p[0][1]), p[1].pairing_number))
+    provisional = [(mp_total[team], _team_line(history, team, profile, mp_total), info) for team, info in history.teams.items()]
+    provisional.sort(key=lambda p: (-p[0], p[1].order, p[2].pairing_number))
     rows: list[StandingRow] = []
-    for i, (key, info, gp, values, elements, record, cut1) in enumerate(provisional):
-        rank = rows[-1].rank if rows and provisional[i - 1][0] == key else i + 1
-        rows.append(
-            StandingRow(rank, info.pairing_number, info.team_id, info.name, info.federation, key[0], gp, values,
-                        elements, cut1, record)
-        )
+    for i, (mp, line, info) in enumerate(provisional):
+        shared = rows and rows[-1].mp == mp and rows[-1].line.order == line.order
+        rows.append(StandingRow(rows[-1].rank if shared else i + 1, info.pairing_number, info.team_id, info.name,
+                                info.federation, mp, line))
     return rows
 
 
 def standings_document(rows: list[StandingRow], *, tournament_id: str, round: int, profile: str, complete: bool) -> dict[str, Any]:
-    """The canonical standings document whose SHA-256 is the standings digest."""
+    """The canonical standings document whose SHA-256 is the standings digest (its rows' inner
+    parts are shared with other documents: read-only)."""
     return {
         "tournament_id": tournament_id,
         "round": round,

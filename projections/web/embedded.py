@@ -2,7 +2,7 @@
 
 Writes are appended by ``EventStore.append`` (validated by ``TournamentState``; all or nothing).
 A single updater task then recomputes the standings after the last paired round with
-``projections.replay.standings_after`` on a copy of the state (about 60 ms CPU for 206 teams;
+``projections.replay.standings_after`` on a copy of the state (about 20 ms CPU for 206 teams;
 writes do not wait for it) and publishes one ``StandingsUpdate``; writes that arrive while it
 computes are folded into the next update, so a burst of submissions costs one computation, not
 one each. Standings after earlier rounds stay as they stood when the next round was paired
