@@ -202,8 +202,8 @@ JUDGE = Judge(judged)
 BATCH = 1000  # most events judged together
 # s: least time between two batches' sends. Each batch costs a few produce requests (to the
 # broker, and fetches downstream) whatever its size: under load, events queue for up to this
-# long and share them (immediate batches of 1-3 events halved the throughput, measured); after
-# a quiet spell a batch goes at once, so a lone result pays no wait.
+# long and share them (immediate batches of 1-3 events halved the throughput, measured:
+# docs/live.md "Benchmark"); after a quiet spell a batch goes at once, so a lone result pays no wait.
 SPACING = 0.01
 
 
@@ -257,8 +257,9 @@ async def judge(stream: Any) -> None:
 
     A batch is an event and the events already queued behind it (at most ``BATCH``), sent at
     least ``SPACING`` after the previous batch: a lone event after a quiet spell waits for
-    nothing (faust's ``take_events`` holds every batch for its whole timeout). Events are acked once their batch's outputs are with the producer, which faust flushes
-    before it commits the acked offsets: at-least-once.
+    nothing (faust's ``take_events`` holds every batch for its whole timeout). Events are acked
+    once their batch's outputs are with the producer, which faust flushes before it commits the
+    acked offsets: at-least-once.
     """
     stream.enable_acks = False  # acked below, after the batch
     queued_empty = stream.channel.empty
