@@ -89,7 +89,7 @@ def delete_by_key(table: Table) -> Delete:
     return delete(table).where(and_(*(c == bindparam(f"pk_{c.name}") for c in table.primary_key.columns)))
 
 
-def keys(table: Table, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def key_params(table: Table, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The ``delete_by_key(table)`` parameter sets of ``rows`` (dicts holding the primary-key columns)."""
     names = [c.name for c in table.primary_key.columns]
     return [{f"pk_{n}": row[n] for n in names} for row in rows]
@@ -214,7 +214,7 @@ class Projector:
             if ends:
                 positions = [{"consumer": self.consumer_name, "topic": topic, "partition": partition, "next_offset": next_offset}
                              for (topic, partition), next_offset in ends.items()]
-                conn.execute(delete_by_key(offsets_table), keys(offsets_table, positions))
+                conn.execute(delete_by_key(offsets_table), key_params(offsets_table, positions))
                 conn.execute(insert(offsets_table), positions)
         self._written.update(written)  # only once committed
         return snapshots
@@ -227,7 +227,7 @@ class Projector:
             conn.execute(insert(teams_table), team_rows(state))
         if proj.tables:
             rows = [match_row(state, rnd, table_no) for rnd, table_no in sorted(proj.tables)]
-            conn.execute(delete_by_key(matches_table), keys(matches_table, rows))
+            conn.execute(delete_by_key(matches_table), key_params(matches_table, rows))
             conn.execute(insert(matches_table), rows)
         proj.teams_changed = False
         proj.tables.clear()
@@ -247,11 +247,11 @@ class Projector:
             conn.execute(delete(standings_table).where(
                 (standings_table.c.tournament_id == tid) & (standings_table.c.round == st.round)))
         elif changed:
-            conn.execute(delete_by_key(standings_table), keys(standings_table, changed))
+            conn.execute(delete_by_key(standings_table), key_params(standings_table, changed))
         if changed:
             conn.execute(insert(standings_table), changed)
         document = standings_document_row(tid, st)
-        conn.execute(delete_by_key(standings_documents), keys(standings_documents, [document]))
+        conn.execute(delete_by_key(standings_documents), key_params(standings_documents, [document]))
         conn.execute(insert(standings_documents), document)
         return rows
 
