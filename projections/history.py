@@ -61,12 +61,15 @@ class History:
     entry for r... except ``absent``: every registered team has an entry for every round.
     A history is not changed once built: ``build_history`` shares its team table and the dicts
     of unchanged rounds between histories, and ``team_rounds`` keeps what it has looked up.
+    ``tournament_id`` (None for a history assembled by hand) names the memo slots its standings
+    lines use, so that tournaments with the same team ids do not evict each other's.
     """
 
     teams: dict[str, TeamInfo]
     rounds: dict[int, dict[str, TeamRound]]
     through_round: int
     withdrawn: dict[str, int]
+    tournament_id: str | None = None
     _by_team: dict[str, tuple[TeamRound, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def team_rounds(self, team: str) -> tuple[TeamRound, ...]:
@@ -110,7 +113,7 @@ def build_history(state: TournamentState, through_round: int | None = None) -> H
         outcomes = tuple([state.match(r, t.table) for t in pairing.tables])
         rounds[r] = _ROUNDS.get((tid, r), (profile, pairing, outcomes, registered),
                                 lambda: _round_records(tid, pairing, outcomes, teams, profile))
-    return History(teams, rounds, r_max, dict(state.withdrawn))
+    return History(teams, rounds, r_max, dict(state.withdrawn), tid)
 
 
 def _team_infos(state: TournamentState) -> dict[str, TeamInfo]:

@@ -130,8 +130,9 @@ def tiebreak_value(name: str, elements: list[Element], gp: Decimal, cut1: int | 
 
 # A team's line depends only on its own rounds, its opponents' MP, its own MP and the round
 # (``team_elements``), so a recomputation after one more result reuses the lines of every team it
-# does not touch: the projection worker takes standings after every batch. One slot per profile,
-# team and round (``projections.memo``); ``build_history`` hands out the same ``TeamRound``
+# does not touch: the projection worker takes standings after every batch. One slot per
+# tournament, profile, team and round (``projections.memo``; the tournament because copies of an
+# event, or a league's divisions, share team ids and would evict each other's lines); ``build_history`` hands out the same ``TeamRound``
 # objects for tables that did not change, so the inputs mostly compare by identity. Bound: some
 # 7 tournaments of 206 teams through 11 rounds (a line with its JSON parts takes about 6 KB).
 _LINES = slot_memo(16_384)
@@ -141,7 +142,7 @@ def _team_line(history: History, team: str, profile: RuleProfile, mp_total: dict
     """The line of ``team``: the memoised one while its inputs are unchanged, else ``_compute_line``."""
     rounds = history.team_rounds(team)
     inputs = (profile, rounds, tuple([mp_total[tr.opponent] if tr.opponent else None for tr in rounds]), mp_total[team])
-    return _LINES.get((id(profile), team, history.through_round), inputs,
+    return _LINES.get((history.tournament_id, id(profile), team, history.through_round), inputs,
                       lambda: _compute_line(history, team, profile, mp_total))
 
 

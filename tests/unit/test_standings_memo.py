@@ -127,3 +127,23 @@ def test_tournaments_sharing_team_ids_and_profile_in_one_process() -> None:
     taken = [outputs(one, 1), outputs(two, 1), outputs(one, 1), outputs(two, 1)]
     assert taken[0] != taken[1]
     assert taken == [fresh(one, 1), fresh(two, 1)] * 2
+
+
+def test_tournaments_sharing_team_ids_keep_their_own_memoised_lines() -> None:
+    """Two tournaments with the same team ids and profile but other results (copies of an event
+    at different points, a league's divisions), taken in turn: the second does not evict the
+    first's lines, so taking the first again reuses every one of them (the same objects), and
+    each still equals a fresh computation."""
+    common = [f.created(), *(f.team(c, n) for n, c in enumerate("ABCD", start=1)), f.paired(1, [("A", "C"), ("D", "B")])]
+    one, two = TournamentState(), TournamentState()
+    for event in common + f.match(1, 1, ("1-0", "0-1", "1-0", "1-0")) + f.match(1, 2, ("1/2-1/2", "1/2-1/2", "1-0", "1-0")):
+        one.apply(event)
+    for event in common + f.match(1, 1, ("0-1", "1-0", "0-1", "0-1")) + f.match(1, 2, ("1-0", "0-1", "1-0", "1-0")):
+        two.apply(event.model_copy(update={"tournament_id": "other-" + event.tournament_id}))
+    clear_memos()
+    first = standings_after(one, 1).rows
+    standings_after(two, 1)
+    again = standings_after(one, 1).rows
+    assert all(a.line is b.line for a, b in zip(first, again))
+    assert outputs(one, 1) == fresh(one, 1) and outputs(two, 1) == fresh(two, 1)
+    assert outputs(one, 1) != outputs(two, 1)
