@@ -55,7 +55,7 @@ def main() -> None:
     from kafka.admin import KafkaAdminClient, NewTopic
 
     from olympiad.cmd_live import Broker
-    from projections.web.local_server import free_port
+    from olympiad.web.local_server import free_port
 
     with Broker() as broker:
         topic = f"bench-ceiling-{uuid.uuid4().hex[:8]}"

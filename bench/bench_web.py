@@ -23,7 +23,7 @@ import re
 import statistics
 import time
 
-from projections.web.local_server import call, serving
+from olympiad.web.local_server import call, serving
 
 TID = "samarkand-2026-open"
 CHIEF = "bench-chief-token"
@@ -86,7 +86,7 @@ def main() -> None:
     from processors.scoring import board_points
     from projections.replay import replay
     from projections.sources import load_source
-    from projections.web.preload import held_back
+    from olympiad.web.preload import held_back
 
     events = load_source(TID)
     by_table: dict[int, list[dict]] = {}

@@ -26,7 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from deploy import topics
 from olympiad.cli import app
-from projections.web.local_server import free_port
+from olympiad.web.local_server import free_port
 from olympiad.render import standings_table
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,11 +15,11 @@ from olympiad.cmd_replay import load_or_refuse, refuse
 from processors.tournament import RuleViolation
 from producers.publish import publish
 from projections.store import EventStore
-from projections.web.app import create_app
-from projections.web.auth import TokenStore
-from projections.web.embedded import EmbeddedBackend, store_engine
-from projections.web.kafka_backend import KafkaBackend
-from projections.web.preload import through_round
+from olympiad.web.app import create_app
+from olympiad.web.auth import TokenStore
+from olympiad.web.embedded import EmbeddedBackend, store_engine
+from olympiad.web.kafka_backend import KafkaBackend
+from olympiad.web.preload import through_round
 
 console = Console()
 

@@ -26,8 +26,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from projections.replay import replay
 from projections.sources import load_source
-from projections.web.local_server import call, serving
-from projections.web.preload import held_back, through_round
+from olympiad.web.local_server import call, serving
+from olympiad.web.preload import held_back, through_round
 from schemas.events import parse_event
 
 pytestmark = pytest.mark.e2e

@@ -19,10 +19,10 @@ from fastapi.testclient import TestClient
 from projections.replay import replay
 from projections.sources import load_source
 from projections.store import EventStore
-from projections.web.app import create_app
-from projections.web.auth import TokenStore
-from projections.web.embedded import EmbeddedBackend, store_engine
-from projections.web.preload import held_back, through_round
+from olympiad.web.app import create_app
+from olympiad.web.auth import TokenStore
+from olympiad.web.embedded import EmbeddedBackend, store_engine
+from olympiad.web.preload import held_back, through_round
 
 TID = "samarkand-2026-open"
 CHIEF = "chief-test-token"

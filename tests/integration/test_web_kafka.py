@@ -26,11 +26,11 @@ from olympiad.cmd_live import LivePipeline
 from producers.publish import publish
 from projections.replay import replay
 from projections.sources import load_source
-from projections.web.app import create_app
-from projections.web.auth import TokenStore
-from projections.web.backend import compact_rows
-from projections.web.kafka_backend import KafkaBackend
-from projections.web.preload import held_back, through_round
+from olympiad.web.app import create_app
+from olympiad.web.auth import TokenStore
+from olympiad.web.backend import compact_rows
+from olympiad.web.kafka_backend import KafkaBackend
+from olympiad.web.preload import held_back, through_round
 
 pytestmark = pytest.mark.integration
 TID = "samarkand-2026-open"

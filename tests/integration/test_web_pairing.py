@@ -5,9 +5,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from projections.store import EventStore
-from projections.web.app import create_app
-from projections.web.auth import TokenStore
-from projections.web.embedded import EmbeddedBackend, store_engine
+from olympiad.web.app import create_app
+from olympiad.web.auth import TokenStore
+from olympiad.web.embedded import EmbeddedBackend, store_engine
 from tests.factories import TID, four_team_round_one
 
 CHIEF = "chief-pairing-token"

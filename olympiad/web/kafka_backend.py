@@ -45,8 +45,8 @@ from processors.tournament import RuleViolation, TournamentState
 from producers.publish import _event_id as dead_letter_event_id
 from producers.terminal import Terminal
 from projections.store import metadata, standings_documents
-from projections.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
-from projections.web.views import match_view, team_refs
+from olympiad.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
+from olympiad.web.views import match_view, team_refs
 from projections.worker import POSITION_HEADER, database_url, make_engine
 from schemas.events import parse_event
 

@@ -2,9 +2,9 @@
 
 Two deployments serve the same app:
 
-- embedded (``projections.web.embedded.EmbeddedBackend``): the ``EventStore`` in this process;
+- embedded (``olympiad.web.embedded.EmbeddedBackend``): the ``EventStore`` in this process;
   an accepted write is appended, the standings are recomputed by the core and pushed in-process.
-- Kafka (``projections.web.kafka_backend.KafkaBackend``): ``submit`` validates against a
+- Kafka (``olympiad.web.kafka_backend.KafkaBackend``): ``submit`` validates against a
   ``TournamentState`` folded from ``tournament-log`` and publishes through ``producers.terminal``;
   updates come from the ``standings`` topic, standings documents from the projection worker's
   read models. The app, the pages and the tests do not change.

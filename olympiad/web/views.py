@@ -1,5 +1,5 @@
 """JSON views of a backend ``Snapshot``: tournament, rounds, pairings with board results, team
-pages, and which tie-break separates two teams. Plain dicts shaped as ``projections.web.models``.
+pages, and which tie-break separates two teams. Plain dicts shaped as ``olympiad.web.models``.
 
 Everything is read from the core: match scores from ``TournamentState.match`` (R-D2, R-D3),
 colours from ``processors.scoring.home_is_white`` (R-D4), team rounds from
@@ -15,7 +15,7 @@ from processors.scoring import fold_match, home_is_white
 from processors.tournament import TournamentState
 from projections.history import build_history
 from projections.seeding import tournament_pairing_numbers
-from projections.web.backend import Snapshot
+from olympiad.web.backend import Snapshot
 from schemas.events import RESULT_CODES
 from schemas.points import fmt_points
 

@@ -35,11 +35,11 @@ from processors.tournament import RuleViolation, TournamentState
 from producers import arbiter
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
-from projections.web import views
-from projections.web.auth import Refused, TokenStore
-from projections.web.backend import Backend, StandingsUpdate, compact_rows
-from projections.web.broadcast import Broadcaster, sse_message
-from projections.web.models import (
+from olympiad.web import views
+from olympiad.web.auth import Refused, TokenStore
+from olympiad.web.backend import Backend, StandingsUpdate, compact_rows
+from olympiad.web.broadcast import Broadcaster, sse_message
+from olympiad.web.models import (
     Comparison, CorrectionIn, ForfeitIn, IssuedToken, Match, Pairings, Preview, PreviewIn, Refusal, ResultsIn,
     RoundInfo, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
 )

@@ -24,8 +24,8 @@ from sqlalchemy.pool import StaticPool
 
 from projections.replay import RoundStandings, standings_after
 from projections.store import EventStore, database_url
-from projections.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
-from projections.web.views import match_view, team_refs
+from olympiad.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
+from olympiad.web.views import match_view, team_refs
 
 log = logging.getLogger("olympiad.web")
 
