@@ -1,0 +1,126 @@
+"""Input limits: what a text, an id, a number or a whole message entering olympiad-events may be.
+
+Every door (the event store, the log loader, the HTTP API, the Kafka processors) reads input
+through the pydantic models of ``schemas.events`` and ``schemas.commands``, whose fields use
+these types; a value outside them is refused at the door with the field and the rule, before
+anything is stored.
+
+- Text holds Unicode scalar values only (no lone surrogate such as ``\\ud800``, which no database
+  driver can store), no control characters (NUL included: PostgreSQL refuses it), is trimmed,
+  and fits the SQL column that stores it (``MAX_*`` below are the column widths too).
+- Ids follow a grammar: a tournament id is lower-case letters, digits and ``-``, at most 64
+  (so ``T/x`` can never be read as an entry of tournament ``T``); a team id letters, digits,
+  ``_`` and ``-``; an event id that plus ``/ . : @ + =``.
+- Numbers are strict JSON types: ``true`` is not 1 and ``"1_0"`` is not 10.
+- A timestamp is ISO 8601 text (``2026-09-12T15:00:00+05:00``), never a bare number.
+- A message is at most ``MAX_MESSAGE_BYTES`` and nests at most ``MAX_DEPTH`` levels.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, Field, Strict, StringConstraints
+
+MAX_MESSAGE_BYTES = 64 * 1024  # one event or command, as JSON; a dead letter of it still fits a Kafka record
+MAX_DEPTH = 8  # nesting of a message: events and commands need 5 (command -> players -> player -> field)
+MAX_NAME = 100  # a team's or a player's name
+MAX_REASON = 500  # a forfeit's, a correction's or an amendment's reason; a note
+MAX_LIST = 1000  # players of a team, tables of a round, teams of an import
+
+TOURNAMENT_ID_RULE = "tournament ids: lower-case letters, digits and '-', 1 to 64, starting with a letter or digit"
+TEAM_ID_RULE = "team ids: letters, digits, '_' and '-', 1 to 40"
+EVENT_ID_RULE = "event ids: letters, digits and - _ . / : @ + =, 1 to 200"
+TEXT_RULE = "text: Unicode scalar values without control characters"
+
+
+def _scalar_text(value: str) -> str:
+    """Refuse lone surrogates and control characters (rule ``TEXT_RULE``)."""
+    for ch in value:
+        code = ord(ch)
+        if 0xD800 <= code <= 0xDFFF:
+            raise ValueError(f"U+{code:04X} is a lone surrogate, not a Unicode scalar value [rule: {TEXT_RULE}]")
+        if unicodedata.category(ch) == "Cc":
+            raise ValueError(f"U+{code:04X} is a control character [rule: {TEXT_RULE}]")
+    return value
+
+
+def text(max_length: int, *, min_length: int = 0) -> Any:
+    """A text field type: strict ``str``, trimmed, ``min_length``..``max_length`` characters of
+    Unicode scalar values without control characters. ``min_length=1`` makes it non-empty after
+    trimming (a reason of only spaces is refused)."""
+    return Annotated[
+        str, Strict(), StringConstraints(strip_whitespace=True, min_length=min_length, max_length=max_length),
+        AfterValidator(_scalar_text),
+    ]
+
+
+Name = text(MAX_NAME, min_length=1)
+"""A team's or a player's name."""
+Reason = text(MAX_REASON, min_length=1)
+"""A reason that must be given (a forfeit, a correction, an amended pairing, a withdrawal)."""
+Note = text(MAX_REASON)
+"""Free text that may be empty."""
+
+TournamentId = Annotated[str, Strict(), StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")]
+TeamId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")]
+EventId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:/@+=-]{0,199}$")]
+ActorId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,63}$")]
+Federation = Annotated[str, Strict(), StringConstraints(pattern=r"^([A-Z]{3})?$")]
+"""A FIDE federation code (three capital letters), or empty for a club event."""
+FideId = Annotated[str, Strict(), StringConstraints(pattern=r"^[0-9]{1,10}$")]
+Title = Annotated[str, Strict(), StringConstraints(pattern=r"^(|GM|IM|FM|CM|WGM|WIM|WFM|WCM)$")]
+
+Int = Annotated[int, Strict()]
+Round = Annotated[int, Strict(), Field(ge=1, le=99)]
+TableNo = Annotated[int, Strict(), Field(ge=1, le=999)]
+Board = Annotated[int, Strict(), Field(ge=1, le=20)]
+Bool = Annotated[bool, Strict()]
+
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$")
+
+
+def _iso_timestamp(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str) or not _ISO.match(value):
+        raise ValueError(f"{value!r} is not an ISO 8601 date-time such as 2026-09-12T15:00:00+05:00")
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+Timestamp = Annotated[datetime, BeforeValidator(_iso_timestamp)]
+"""A date-time given as ISO 8601 text (a bare number such as ``2026`` is refused, not read as 1970)."""
+
+
+class MessageTooLarge(ValueError):
+    """A message over ``MAX_MESSAGE_BYTES`` or nested deeper than ``MAX_DEPTH``."""
+
+
+def load_message(raw: bytes | str) -> Any:
+    """Parse one JSON message within the size and depth limits.
+
+    Raises ``MessageTooLarge`` (size or depth) or ``ValueError`` (not JSON, not UTF-8).
+    """
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise MessageTooLarge(f"message of {size} bytes; at most {MAX_MESSAGE_BYTES}")
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise MessageTooLarge(f"message nested deeper than {MAX_DEPTH} levels") from None
+    if _depth(value) > MAX_DEPTH:
+        raise MessageTooLarge(f"message nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def _depth(value: Any, level: int = 1) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level)
+    return level - 1 if level > 1 else 0
