@@ -103,7 +103,7 @@ class Judge:
             state = TournamentState()
             for _, entry in stored:
                 for body in json.loads(entry):
-                    state.apply(parse_event(body))
+                    state.evolve(parse_event(body))
             self.states[tournament_id] = state
             self.counts[tournament_id] = len(stored)
         return self.states[tournament_id]

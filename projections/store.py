@@ -189,7 +189,7 @@ class EventStore:
     def _load_state(self) -> TournamentState:
         state = TournamentState()
         for event in self.events():
-            state.apply(event)
+            state.evolve(event)
         return state
 
     @property

@@ -151,7 +151,7 @@ class Projector:
         with self.engine.connect() as conn:
             for row in conn.execute(select(events_table.c.body).order_by(events_table.c.seq)):
                 event = parse_event(row.body)
-                self._projection(event.tournament_id).state.apply(event)
+                self._projection(event.tournament_id).state.evolve(event)
 
     def _projection(self, tournament_id: str) -> TournamentProjection:
         return self.tournaments.setdefault(tournament_id, TournamentProjection())
@@ -184,7 +184,7 @@ class Projector:
                     snapshots.append(Snapshot(tid, standings_after(proj.state, event.round - 1), f"{rec.partition}:{rec.offset}"))
                     proj.dirty = False
                 try:
-                    new = proj.state.apply(event)
+                    new = proj.state.evolve(event)
                 except RuleViolation as exc:
                     log.error("tournament-log %s:%s: %s refused by the projection: %s", rec.partition, rec.offset, event.event_id, exc)
                     continue

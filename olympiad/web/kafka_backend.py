@@ -220,7 +220,7 @@ class KafkaBackend:
         if event.tournament_id != self._tid:
             return
         try:
-            if not self._state.apply(event):
+            if not self._state.evolve(event):
                 return  # a second copy (the processors re-append what they may have lost)
         except RuleViolation as exc:  # cannot be: the processors judged it with the same rules
             log.error("tournament-log %s:%s: %s refused by the fold: %s", rec.partition, rec.offset, event.event_id, exc)

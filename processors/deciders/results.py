@@ -1,0 +1,94 @@
+"""Results: a board's result, a forfeited board or match, the chief arbiter's correction.
+
+Zero tolerance (R-D6, FIDE Olympiad regulations): a player who is late at the start, or who
+refuses the handshake, loses the game by default; a team that does not arrive loses the match
+by default. A forfeit names its reason. A correction replaces a board's current result; logged
+after the next round is published it is a late correction: the standings already published
+stay as they were (``projections.replay``: standings after round r are those of the log before
+round r + 1 was published).
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from processors.deciders import identity
+from processors.rules import board_key
+from processors.tournament import RuleViolation, TournamentState
+from schemas.events import BoardResultCorrected, BoardResultRecorded, MatchForfeited
+
+FORFEIT_NOTE_MIN = 0
+"""Characters a forfeit's note needs (its reason "other" needs one at least)."""
+
+
+def player_names(state: TournamentState, rnd: int, table: int, board: int) -> tuple[str, str]:
+    """(White's name, Black's name) on ``board`` of ``table``: the players of both line-ups
+    (the home team has White on odd boards, R-D4)."""
+    t = state.tables.get((rnd, table))
+    if t is None:
+        return "", ""
+    names = []
+    for team in (t.home, t.away):
+        players = {p.board_order: p.name for p in state.teams[team].players}
+        line = state.lineup(rnd, team)
+        names.append(players.get(line[board - 1], "") if board <= len(line) else "")
+    home, away = names
+    return (home, away) if board % 2 == 1 else (away, home)
+
+
+def record(state: TournamentState, c: Any) -> list[Any]:
+    """``RecordResult`` -> ``BoardResultRecorded`` with the players' names from the line-ups."""
+    board_key(state, c)
+    white, black = player_names(state, c.round, c.table, c.board)
+    return [BoardResultRecorded(event_id=identity.board(c.tournament_id, c.round, c.table, c.board), **identity.stamp(c),
+                                round=c.round, table=c.table, board=c.board, white=white, black=black, result=c.result)]
+
+
+def forfeit(state: TournamentState, c: Any) -> list[Any]:
+    """``RecordForfeit`` -> a ``BoardResultRecorded`` forfeit code (board given) or a
+    ``MatchForfeited`` (whole match), with the reason; the teams in ``forfeiting`` lose."""
+    board_key(state, SimpleNamespace(round=c.round, table=c.table, **({"board": c.board} if c.board else {})))
+    t = state.tables[(c.round, c.table)]
+    for i, team in enumerate(c.forfeiting):
+        if team not in (t.home, t.away):
+            raise RuleViolation(f"{team!r} does not play at table {c.table} ({t.home} v {t.away})",
+                                field=f"forfeiting.{i}", rule="a forfeit is of a team at the table")
+    both = set(c.forfeiting) == {t.home, t.away}
+    need = max(FORFEIT_NOTE_MIN, 1 if c.reason == "other" else 0)
+    if len(c.note) < need:
+        raise RuleViolation(f"a forfeit for the reason {c.reason!r} needs a note of {need} characters at least",
+                            field="note", rule="a forfeit says why")
+    if c.board is None:
+        winner = None if both else (t.away if c.forfeiting[0] == t.home else t.home)
+        return [MatchForfeited(event_id=identity.match_forfeit(c.tournament_id, c.round, c.table), **identity.stamp(c),
+                               round=c.round, table=c.table, winner=winner, forfeit=c.reason, note=c.note)]
+    if both:
+        code = "-/-"
+    else:
+        home_white = c.board % 2 == 1
+        white_forfeits = (c.forfeiting[0] == t.home) == home_white
+        code = "-/+" if white_forfeits else "+/-"
+    white, black = player_names(state, c.round, c.table, c.board)
+    return [BoardResultRecorded(event_id=identity.board(c.tournament_id, c.round, c.table, c.board), **identity.stamp(c),
+                                round=c.round, table=c.table, board=c.board, white=white, black=black, result=code,
+                                forfeit=c.reason, note=c.note)]
+
+
+def correct(state: TournamentState, c: Any) -> list[Any]:
+    """``CorrectResult`` -> ``BoardResultCorrected`` superseding the board's current result."""
+    key = board_key(state, c)
+    current = state.results.get(key)
+    if current is None:
+        raise RuleViolation(f"round {c.round} table {c.table} board {c.board} has no result to correct", field="board",
+                            rule="a correction replaces a result")
+    current_id, code = current
+    prefix = f"{c.tournament_id}/r{c.round}/t{c.table}/b{c.board}/correction/"
+    if code == c.result:
+        prior = state.applied[current_id]
+        if current_id.startswith(prefix) and prior.reason == c.reason:
+            return [prior]  # a retry of this correction
+        raise RuleViolation(f"round {c.round} table {c.table} board {c.board} already has {code}", field="result",
+                            rule="a correction changes the result")
+    n = identity.count(state, prefix) + 1
+    return [BoardResultCorrected(event_id=f"{prefix}{n}", **identity.stamp(c), supersedes=current_id, round=c.round,
+                                 table=c.table, board=c.board, result=c.result, reason=c.reason)]
