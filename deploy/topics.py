@@ -100,7 +100,7 @@ INPUT_TOPIC_OF: dict[str, TopicSpec] = {
 
 # Which input topic a command travels on: the commands about boards beside the board results
 # (one order with them per tournament), every other command beside the tournament's structure.
-BOARD_COMMANDS: frozenset[str] = frozenset({"RecordResult", "RecordForfeit", "CorrectResult"})
+BOARD_COMMANDS: frozenset[str] = frozenset({"RecordResult", "RecordResults", "RecordForfeit", "CorrectResult"})
 
 
 def command_topic(command: object) -> TopicSpec:

@@ -184,6 +184,26 @@ class RecordResult(_Command):
     result: Literal["1-0", "0-1", "1/2-1/2"]
 
 
+class BoardEntry(BaseModel):
+    """One board of a table's results: the code White-Black; a forfeit code (``+/-``, ``-/+``,
+    ``-/-``) with its reason (and a note, needed for "other")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    board: Board
+    result: ResultCode
+    forfeit: ForfeitReason | None = None
+    note: Note = ""
+
+
+class RecordResults(_Command):
+    """Several boards of one table at once (a terminal's entry): all recorded, or none."""
+
+    command: Literal["RecordResults"] = "RecordResults"
+    round: Round
+    table: TableNo
+    boards: Annotated[tuple[BoardEntry, ...], Field(min_length=1, max_length=20)]
+
+
 class RecordForfeit(_Command):
     """A board (``board`` given) or a whole match (``board`` None) lost by default by the teams
     in ``forfeiting`` (one team, or both: a double forfeit), with the reason."""
@@ -218,7 +238,7 @@ class CloseRound(_Command):
 
 COMMANDS = (
     CreateTournament, RegisterTeam, ImportTeams, ChangeRoster, SetStartingRanks, SubmitLineup, AnnounceAbsence,
-    WithdrawTeam, PairRound, AmendPairing, PublishRound, RecordResult, RecordForfeit, CorrectResult, CloseRound,
+    WithdrawTeam, PairRound, AmendPairing, PublishRound, RecordResult, RecordResults, RecordForfeit, CorrectResult, CloseRound,
 )
 Command = Annotated[Union[COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
 COMMAND_TYPES: dict[str, type[_Command]] = {cls.model_fields["command"].default: cls for cls in COMMANDS}

@@ -16,7 +16,6 @@ below it.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -40,6 +39,7 @@ DECIDERS: dict[str, Callable[[TournamentState, Any], list[Any]]] = {
     "PublishRound": rounds.publish,
     "CloseRound": rounds.close,
     "RecordResult": results.record,
+    "RecordResults": results.record_table,
     "RecordForfeit": results.forfeit,
     "CorrectResult": results.correct,
 }
@@ -87,7 +87,7 @@ def handle(state: TournamentState, command: Any) -> Decision:
                                 field=identity_field(event), rule="a command's identity names one decision")
     # Several events are judged one after the other, each against the state the previous ones
     # made: on a scratch copy, so that a refusal of the last leaves the state untouched.
-    target = copy.deepcopy(state) if len(fresh) > 1 else state
+    target = state.fork() if len(fresh) > 1 else state
     for event in fresh:
         check_event(target, event)
         target.evolve(event)

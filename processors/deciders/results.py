@@ -15,7 +15,7 @@ from typing import Any
 from processors.deciders import identity
 from processors.rules import board_key
 from processors.tournament import RuleViolation, TournamentState
-from schemas.events import BoardResultCorrected, BoardResultRecorded, MatchForfeited
+from schemas.events import FORFEIT_CODES, BoardResultCorrected, BoardResultRecorded, MatchForfeited
 
 FORFEIT_NOTE_MIN = 0
 """Characters a forfeit's note needs (its reason "other" needs one at least)."""
@@ -36,12 +36,41 @@ def player_names(state: TournamentState, rnd: int, table: int, board: int) -> tu
     return (home, away) if board % 2 == 1 else (away, home)
 
 
+def board_result(state: TournamentState, c: Any, board: int, code: str, forfeit: str | None = None,
+                 note: str = "", field: str = "") -> BoardResultRecorded:
+    """The ``BoardResultRecorded`` of one board of ``c``'s table: the players' names from the
+    line-ups; a forfeit code needs its reason (and a note as ``note_rule`` says)."""
+    board_key(state, SimpleNamespace(round=c.round, table=c.table, board=board))
+    if code in FORFEIT_CODES:
+        if forfeit is None:
+            raise RuleViolation(f"board {board}: a forfeit ({code}) needs its reason: late-arrival, handshake-refusal, "
+                                "absence or other", field=f"{field}forfeit", rule="a forfeit says why")
+        note_rule(forfeit, note, f"{field}note")
+    white, black = player_names(state, c.round, c.table, board)
+    return BoardResultRecorded(event_id=identity.board(c.tournament_id, c.round, c.table, board), **identity.stamp(c),
+                               round=c.round, table=c.table, board=board, white=white, black=black, result=code,
+                               forfeit=forfeit if code in FORFEIT_CODES else None, note=note)
+
+
+def note_rule(reason: str, note: str, field: str) -> None:
+    """A forfeit's note has ``FORFEIT_NOTE_MIN`` characters at least, one for the reason "other"."""
+    need = max(FORFEIT_NOTE_MIN, 1 if reason == "other" else 0)
+    if len(note) < need:
+        raise RuleViolation(f"a forfeit for the reason {reason!r} needs a note of {need} characters at least",
+                            field=field, rule="a forfeit says why")
+
+
 def record(state: TournamentState, c: Any) -> list[Any]:
     """``RecordResult`` -> ``BoardResultRecorded`` with the players' names from the line-ups."""
-    board_key(state, c)
-    white, black = player_names(state, c.round, c.table, c.board)
-    return [BoardResultRecorded(event_id=identity.board(c.tournament_id, c.round, c.table, c.board), **identity.stamp(c),
-                                round=c.round, table=c.table, board=c.board, white=white, black=black, result=c.result)]
+    return [board_result(state, c, c.board, c.result)]
+
+
+def record_table(state: TournamentState, c: Any) -> list[Any]:
+    """``RecordResults`` -> one ``BoardResultRecorded`` per board of the table, all or none."""
+    boards = [e.board for e in c.boards]
+    if len(set(boards)) != len(boards):
+        raise RuleViolation(f"boards {boards}: a board is given twice", field="boards", rule="one result per board")
+    return [board_result(state, c, e.board, e.result, e.forfeit, e.note, f"boards.{i}.") for i, e in enumerate(c.boards)]
 
 
 def forfeit(state: TournamentState, c: Any) -> list[Any]:
@@ -54,10 +83,7 @@ def forfeit(state: TournamentState, c: Any) -> list[Any]:
             raise RuleViolation(f"{team!r} does not play at table {c.table} ({t.home} v {t.away})",
                                 field=f"forfeiting.{i}", rule="a forfeit is of a team at the table")
     both = set(c.forfeiting) == {t.home, t.away}
-    need = max(FORFEIT_NOTE_MIN, 1 if c.reason == "other" else 0)
-    if len(c.note) < need:
-        raise RuleViolation(f"a forfeit for the reason {c.reason!r} needs a note of {need} characters at least",
-                            field="note", rule="a forfeit says why")
+    note_rule(c.reason, c.note, "note")
     if c.board is None:
         winner = None if both else (t.away if c.forfeiting[0] == t.home else t.home)
         return [MatchForfeited(event_id=identity.match_forfeit(c.tournament_id, c.round, c.table), **identity.stamp(c),
@@ -68,10 +94,7 @@ def forfeit(state: TournamentState, c: Any) -> list[Any]:
         home_white = c.board % 2 == 1
         white_forfeits = (c.forfeiting[0] == t.home) == home_white
         code = "-/+" if white_forfeits else "+/-"
-    white, black = player_names(state, c.round, c.table, c.board)
-    return [BoardResultRecorded(event_id=identity.board(c.tournament_id, c.round, c.table, c.board), **identity.stamp(c),
-                                round=c.round, table=c.table, board=c.board, white=white, black=black, result=code,
-                                forfeit=c.reason, note=c.note)]
+    return [board_result(state, c, c.board, code, c.reason, c.note)]
 
 
 def correct(state: TournamentState, c: Any) -> list[Any]:

@@ -13,6 +13,7 @@ from processors.tournament import RuleViolation, TournamentState
 CHIEF_ONLY = "the chief arbiter's command"
 ALLOWED: dict[str, frozenset[str]] = {
     "RecordResult": frozenset({"chief", "arbiter", "terminal"}),
+    "RecordResults": frozenset({"chief", "arbiter", "terminal"}),
     "RecordForfeit": frozenset({"chief", "arbiter"}),
     "SubmitLineup": frozenset({"chief", "arbiter", "captain"}),
     "AnnounceAbsence": frozenset({"chief", "captain"}),
