@@ -26,7 +26,7 @@ from deploy import topics
 from olympiad.cmd_live import LivePipeline
 from producers.publish import Follower, publish
 from producers.terminal import Terminal
-from projections.sources import load_source
+from producers.sources import load_source
 from projections.store import EventStore, events_table, matches_table, standings_documents, standings_table
 from projections.worker import Worker, offsets_table
 from schemas.events import BoardResultRecorded, RoundPaired, Table

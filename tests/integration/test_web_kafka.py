@@ -25,7 +25,7 @@ from deploy import topics
 from olympiad.cmd_live import LivePipeline
 from producers.publish import publish
 from projections.replay import replay
-from projections.sources import load_source
+from producers.sources import load_source
 from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore
 from olympiad.web.backend import compact_rows
