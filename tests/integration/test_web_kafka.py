@@ -146,7 +146,7 @@ def test_entered_table_is_pushed_with_the_core_standings_and_refusals_publish_no
                         json={"boards": [{"board": 1, "result": other}]})
         assert r.status_code == 422
         assert r.json()["detail"].startswith(f"result: round 2 table 1 board 1 already has {board1.result} (event "
-                                             f"{written['event_ids'][0]}); {other} needs a BoardResultCorrected")
+                                             f"{written['event_ids'][0]}); {other} needs a correction")
         r = client.post(f"{BASE}/rounds/2/tables/1/results", headers=auth(token),
                         json={"boards": [{"board": 5, "result": "1-0"}]})
         assert (r.status_code, r.json()["rule"]) == (422, "R-D1 boards 1..4")
