@@ -43,3 +43,23 @@ def export_trf_command(
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(text.encode("utf-8"))
     console.print(f"wrote {text.count(chr(13))} records to {out}", highlight=False)
+
+
+@app.command("import-trf")
+def import_trf_command(
+    file: Path = typer.Argument(..., help="a team TRF (TRF-2026 310 records or TRF16 013), from Swiss-Manager, Sharly Chess or export-trf"),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="event log to write (default: FILE with .events.jsonl)"),
+    tournament_id: Optional[str] = typer.Option(None, "--tournament-id", help="overrides the file's tournament id"),
+) -> None:
+    """Read FILE into an event log: tournament, teams with rosters, pairings, board results, byes and forfeits."""
+    from producers.importers.trf import load_file
+    from projections.eventlog import write_log
+
+    try:
+        events = load_file(file, tournament_id)
+    except (OSError, ValueError) as exc:
+        refuse(exc)
+        raise
+    target = out or file.with_suffix(".events.jsonl")
+    n = write_log(target, events)
+    console.print(f"wrote {n} events to {target}", highlight=False)

@@ -19,3 +19,19 @@ OLYMPIAD_NAMES: dict[str, str] = {
 def c07_code(name: str) -> str:
     """The C.07 code of tie-break ``name`` (an Olympiad name is translated, a C.07 code kept)."""
     return OLYMPIAD_NAMES.get(name, name)
+
+
+def profile_tiebreaks(codes: list[str]) -> tuple[str, ...]:
+    """The profile tie-break names of a TRF 202/212 list (``PTS``/``MPTS`` dropped: MP rank first).
+
+    Raises ``ValueError`` naming a code the catalogue does not offer.
+    """
+    back = {v.upper(): k for k, v in OLYMPIAD_NAMES.items()}
+    out = []
+    for code in codes:
+        if code.upper() in ("PTS", "MPTS"):
+            continue
+        if code.upper() not in back:
+            raise ValueError(f"tie-break {code!r} is not in the catalogue (known: {', '.join(OLYMPIAD_NAMES.values())})")
+        out.append(back[code.upper()])
+    return tuple(out)
