@@ -111,3 +111,14 @@ def check_tiebreak(code: str) -> str:
     if code in OLYMPIAD_NAMES:
         return code
     return parse_tiebreak(code).text
+
+
+def c07_code(name: str) -> str:
+    """The C.07 code of a profile's tie-break (an Olympiad name translated, a C.07 code kept): TRF 202/212."""
+    return OLYMPIAD_NAMES.get(name, name)
+
+
+def standings_codes(codes: list[str]) -> tuple[str, ...]:
+    """A profile's tie-breaks from a TRF 212/202 list: the leading points (``PTS``/``MPTS``, the MP rank)
+    dropped, every other code validated (``parse_tiebreak``) and kept in its canonical form."""
+    return tuple(parse_tiebreak(c).text for c in codes if c.upper() not in ("PTS", "MPTS"))

@@ -19,8 +19,8 @@ How the records become matches (../shared/spec/trf-teams.md §1.2-1.4):
 Read tolerantly: CR, LF or CRLF line ends; UTF-8, else Latin-1; ``362`` and ``299`` spacing
 variants (trf-teams.md §1.4 traps 1-2); ``###`` comments. The product's own ``### olympiad-events``
 lines give back the tournament id, the exact rule profile, and team ids and federations; without them
-the tournament id comes from the argument or the ``012`` name, the profile is ``olympiad-2022``
-with the file's rounds (``142``), boards (``352``), match points (``362``), PAB award (``320``) and
+the tournament id comes from the argument or the ``012`` name, the profile is ``olympiad-2022``'s
+pairing switches with C.07 2026 unplayed rounds (``dummy-2026``) and the file's rounds (``142``), boards (``352``), match points (``362``), PAB award (``320``) and
 tie-breaks (``212``/``202``). Errors are ``TrfError`` naming the line, the record, the columns and
 the rule; nothing is returned from a bad file.
 """
@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from producers.importers.common import team_id_for
-from projections.standings.codes import profile_tiebreaks
 from projections.trf import records as rec
 from projections.trf.export import COMMENT, NO_PLAYER
 from schemas.events import BoardResultRecorded, MatchForfeited, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
 from schemas.points import to_points
 from schemas.profile import OLYMPIAD_2022, Award, MatchPointScale, RuleProfile
+from schemas.tiebreak_codes import standings_codes
 
 
 class TrfError(ValueError):
@@ -246,7 +246,8 @@ def _name_teams(teams: dict[int, _Team], players: dict[int, dict[str, Any]]) -> 
 
 def _profile(f: _File) -> RuleProfile:
     """A profile from the file's records, on the ``olympiad-2022`` switches (module docstring)."""
-    update: dict[str, Any] = {"name": "trf-import", "description": "read from a TRF file; pairing switches of olympiad-2022"}
+    update: dict[str, Any] = {"name": "trf-import", "unplayed": "dummy-2026", "forfeited_match_in_tiebreaks": False,
+                              "description": "read from a TRF file: C.07 2026 unplayed rounds; pairing switches of olympiad-2022"}
     if "142" in f.records:
         n, line = f.records["142"][0]
         update["rounds"] = _int(line, (5, 8), n, "number of rounds")
@@ -263,7 +264,10 @@ def _profile(f: _File) -> RuleProfile:
     for tag in ("212", "202"):
         if tag in f.records:
             codes = [c for c in re.split(r"[,\s]+", f.records[tag][0][1][4:]) if c]
-            update["tiebreaks"] = profile_tiebreaks(codes)
+            try:
+                update["tiebreaks"] = standings_codes(codes)
+            except ValueError as exc:
+                raise TrfError(str(exc), line=f.records[tag][0][0], record=tag, rule="C.07 2026 art. 5") from None
             break
     return OLYMPIAD_2022.model_copy(update=update)
 

@@ -40,7 +40,7 @@ from typing import Any, Iterable
 from processors.tournament import TournamentState
 from projections.history import History, build_history
 from projections.standings import compute_standings
-from projections.standings.codes import c07_code
+from schemas.tiebreak_codes import c07_code
 from projections.trf import records as rec
 from schemas.canonical import canonical_json
 from schemas.profile import RuleProfile
