@@ -11,3 +11,4 @@ from olympiad import cmd_serve  # noqa: E402,F401
 from olympiad import cmd_pairing  # noqa: E402,F401
 from olympiad import cmd_live  # noqa: E402,F401
 from olympiad import cmd_arbiter  # noqa: E402,F401
+from olympiad import cmd_trf  # noqa: E402,F401

@@ -2,7 +2,7 @@
 
 ``load_source("samarkand-2026-open")`` reads the event log shipped with the package, so replays
 work on a machine without ``../shared``. A folder is recognised by its files and read by its
-importer; any other path is read as an event log (JSON Lines, optionally gzip).
+importer, a ``.trf`` file by the TRF importer; any other path is read as an event log (JSON Lines, optionally gzip).
 """
 from __future__ import annotations
 
@@ -43,6 +43,10 @@ def load_source(source: str) -> list[Any]:
         if chennai.is_chennai_folder(path):
             return chennai.load_events(path)
         raise FileNotFoundError(f"{path}: not a known data folder (expected raw/rosters.json or matches.json)")
+    if path.is_file() and path.suffix.lower() == ".trf":
+        from producers.importers.trf import load_file
+
+        return load_file(path)
     if path.is_file():
         return read_log(path)
     raise FileNotFoundError(f"{source!r} is neither a shipped event log ({', '.join(shipped) or 'none'}), a data folder nor a file")

@@ -7,13 +7,16 @@ rules the event ran with. Every rule the spec marks [I] (inferred) is a named sw
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from schemas.points import Points
+from schemas.tiebreak_codes import check_tiebreak
 
-TieBreak = Literal["OSB-C1", "BH-C1", "GP", "OSB", "BH"]
+# An Olympiad name ("OSB-C1", "BH-C1", "GP", "OSB", "BH") or a C.07 2026 code ("EMGSB/C1", "BH:GP/M1/P" ...):
+# schemas.tiebreak_codes; a bad code is refused naming the code and the rule.
+TieBreak = Annotated[str, AfterValidator(check_tiebreak)]
 UnplayedPolicy = Literal["zero-element", "virtual-opponent", "dummy-2023", "dummy-2026"]
 
 
