@@ -112,14 +112,20 @@ def team_add(
 @team_app.command("import")
 def team_import(
     tournament: str = TOURNAMENT,
-    path: Path = typer.Argument(..., metavar="FILE", help="a CSV file (one row per player; see docs/arbiter.md)"),
+    path: Path = typer.Argument(..., metavar="FILE", help="a CSV file (one row per player; see docs/arbiter.md) or a "
+                                "TRF-2026 file (.trf: 001 player and 310/013 team records)"),
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
-    """Register every team of a CSV file at once (all or none)."""
-    from producers.importers.team_csv import read_teams
+    """Register every team of a CSV file, or of a TRF-2026 file's team records (310/013 with 001), at once (all or none)."""
+    from producers.importers import team_csv, trf
 
     try:
-        teams = read_teams(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+        text = trf.read_text(data)
+        if path.suffix.lower() == ".trf" or text.startswith(("012", "001")):
+            teams: list[Any] = [{**t, "players": [p.model_dump() for p in t["players"]]} for t in trf.read_teams(text)]
+        else:
+            teams = team_csv.read_teams(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         err.print(f"[bold red]refused[/]: {path}: {exc}")
         raise typer.Exit(code=2) from None

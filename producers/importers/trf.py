@@ -135,16 +135,8 @@ def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
     _name_teams(teams, players)
     events: list[Any] = [TournamentCreated(event_id=f"{tid}/created", tournament_id=tid, name=_tournament_name(f), profile=profile,
                                            source="TRF import")]
-    for t in sorted(teams.values(), key=lambda t: t.tpn):
-        nominated = t.members[: profile.boards + profile.reserves]
-        if len(nominated) < profile.boards:
-            raise TrfError(f"team {t.tpn} ({t.name}) lists {len(nominated)} players; a team has at least {profile.boards}",
-                           line=t.line, record="310", rule="R-D1 team of 4 boards + 1 reserve")
-        events.append(TeamRegistered(
-            event_id=f"{tid}/team/{t.team_id}", tournament_id=tid, team_id=t.team_id, name=t.name, federation=t.federation,
-            pairing_number=t.tpn,
-            players=tuple(Player(board_order=k, name=players[s]["name"], title=players[s]["title"], rating=players[s]["rating"],
-                                 fide_id=players[s]["fide_id"]) for k, s in enumerate(nominated, start=1))))
+    for entry in _entries(teams, players, profile.boards, profile.reserves):
+        events.append(TeamRegistered(event_id=f"{tid}/team/{entry['team_id']}", tournament_id=tid, **entry))
     byes = _byes(f, teams)
     orders = _lineups(f)
     forfeited = _forfeited(f)
@@ -152,6 +144,35 @@ def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
     for r in range(1, last + 1):
         events += _round(tid, r, profile, teams, players, team_of, byes.get(r), orders, [x for x in forfeited if x[0] == r])
     return events
+
+
+def read_teams(text: str, boards: int = 4, reserves: int = 1) -> list[dict[str, Any]]:
+    """The teams of a team TRF's ``001`` and ``310`` (or ``013``) records, as the ``teams`` of an
+    ``ImportTeams`` command: team id, name, federation, pairing number (the TPN) and the first
+    ``boards + reserves`` members as the nominated players in their record order. A file without
+    rounds (a start list) is enough. Raises ``TrfError``."""
+    f = _split(text)
+    players = _players(f)
+    teams = _teams(f, players)
+    for tpn, extra in _comments(f).get("teams", {}).items():
+        if tpn in teams:
+            teams[tpn].team_id, teams[tpn].federation = extra["team_id"], extra["federation"]
+    _name_teams(teams, players)
+    return _entries(teams, players, boards, reserves)
+
+
+def _entries(teams: dict[int, _Team], players: dict[int, dict[str, Any]], boards: int, reserves: int) -> list[dict[str, Any]]:
+    out = []
+    for t in sorted(teams.values(), key=lambda t: t.tpn):
+        nominated = t.members[: boards + reserves]
+        if len(nominated) < boards:
+            raise TrfError(f"team {t.tpn} ({t.name}) lists {len(nominated)} players; a team has at least {boards}",
+                           line=t.line, record="310", rule="R-D1 team of 4 boards + 1 reserve")
+        out.append({"team_id": t.team_id, "name": t.name, "federation": t.federation, "pairing_number": t.tpn,
+                    "players": tuple(Player(board_order=k, name=players[s]["name"], title=players[s]["title"],
+                                            rating=players[s]["rating"], fide_id=players[s]["fide_id"])
+                                     for k, s in enumerate(nominated, start=1))})
+    return out
 
 
 def _comments(f: _File) -> dict[str, Any]:
