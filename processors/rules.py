@@ -35,8 +35,14 @@ def _check_tournament(state: "TournamentState", event: Any) -> None:
 
 
 def _created(state: "TournamentState", e: Any) -> None:
+    from schemas.profile import PROFILES
+
     if state.created is not None:
         raise RuleViolation("the tournament already exists", field="type", rule="created once")
+    builtin = PROFILES.get(e.profile.name)
+    if builtin is not None and builtin != e.profile:
+        raise RuleViolation(f"profile {e.profile.name!r} changes the rules of the built-in profile of that name; give it "
+                            "a name of its own", field="profile.name", rule="a profile's name names its rules")
 
 
 def team_known(state: "TournamentState", team: str, field: str) -> None:
@@ -73,15 +79,15 @@ def _registered(state: "TournamentState", e: Any) -> None:
             raise RuleViolation(f"round {e.from_round} is outside 1..{state.profile.rounds}", field="from_round",
                                 rule="rounds of the profile")
     if e.pairing_number is not None:
-        if any(t.pairing_number == e.pairing_number for t in state.teams.values()):
-            raise RuleViolation(f"pairing number {e.pairing_number} is taken", field="pairing_number",
-                                rule="unique pairing number")
         # Pairing numbers are stable (R-I1): a late entry is numbered after every team already
         # registered, so that no other team is renumbered.
         if late and e.pairing_number <= max([len(state.teams)] + [t.pairing_number or 0 for t in state.teams.values()]):
             raise RuleViolation(f"pairing number {e.pairing_number} would renumber other teams; a late entry is "
                                 f"numbered after the {len(state.teams)} teams registered", field="pairing_number",
                                 rule="stable pairing numbers")
+        if any(t.pairing_number == e.pairing_number for t in state.teams.values()):
+            raise RuleViolation(f"pairing number {e.pairing_number} is taken", field="pairing_number",
+                                rule="unique pairing number")
 
 
 def nominations_open(state: "TournamentState", when: Any, field: str) -> None:
