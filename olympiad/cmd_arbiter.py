@@ -13,7 +13,7 @@ from typing import Any, Optional
 import typer
 
 from olympiad.cli import app
-from olympiad.doors import AS, DB, KAFKA, actor, console, embedded_state, err, submit
+from olympiad.doors import AS, DB, KAFKA, actor, console, door, embedded_state, err, submit
 
 team_app = typer.Typer(no_args_is_help=True, help="Register teams, import them, change rosters, rank, absences, withdrawals.")
 round_app = typer.Typer(no_args_is_help=True, help="Pair a round, amend the proposal, publish it, close the round.")
@@ -70,9 +70,12 @@ def new(
     chief_arbiter: str = typer.Option("", "--chief-arbiter", help="the chief arbiter's name"),
     nomination_deadline: Optional[str] = typer.Option(None, "--nomination-deadline", metavar="ISO-8601",
                                                       help="rosters are fixed after it (default: when round 1 is published)"),
+    key_file: Optional[Path] = typer.Option(None, "--key", help="the chief arbiter's Ed25519 key file that signs each "
+                                            "closed round (made if missing; default $OLYMPIAD_KEY, else TOURNAMENT.chief.key)"),
+    no_key: bool = typer.Option(False, "--no-key", help="no signed checkpoints"),
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
-    """Create a tournament: name, dates, venue, chief arbiter, rule profile, rounds."""
+    """Create a tournament: name, dates, venue, chief arbiter, rule profile, rounds, the checkpoint key."""
     import json
 
     chosen: Any = profile
@@ -82,7 +85,18 @@ def new(
         except (OSError, ValueError) as exc:
             err.print(f"[bold red]refused[/]: --profile-file {profile_file}: {exc}")
             raise typer.Exit(code=2) from None
+    key = None
+    if not no_key:
+        from producers.signing import key_path, load_or_create_key, public_hex
+
+        path = key_file or key_path(tournament)
+        try:
+            key = public_hex(load_or_create_key(path))
+        except (OSError, ValueError) as exc:
+            err.print(f"[bold red]refused[/]: --key {path}: {exc}")
+            raise typer.Exit(code=2) from None
     fields = {"tournament_id": tournament, "actor": actor(who), "name": name, "profile": chosen, "rounds": rounds,
+              "chief_key": key,
               "starts": starts, "ends": ends, "venue": venue, "chief_arbiter": chief_arbiter,
               "nomination_deadline": nomination_deadline}
     submit("CreateTournament", {k: v for k, v in fields.items() if v is not None}, db, kafka)
@@ -250,8 +264,23 @@ def round_publish(
 @round_app.command("close")
 def round_close(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str] = DB, kafka: Optional[str] = KAFKA,
                 who: str = AS) -> None:
-    """Close a round once every result is in: its standings become official."""
-    submit("CloseRound", {"tournament_id": tournament, "actor": actor(who), "round": rnd}, db, kafka)
+    """Close a round once every result is in: its standings become official; the chief arbiter's
+    key (``--key`` of ``olympiad new``) signs the round's checkpoint."""
+    outcome = submit("CloseRound", {"tournament_id": tournament, "actor": actor(who), "round": rnd}, db, kafka)
+    from producers.signing import checkpoint_command, key_path, load_or_create_key
+
+    path = key_path(tournament)
+    if not path.exists():
+        return
+    if kafka:
+        state, head = door(db, kafka).log(tournament, outcome.event_ids[0])
+    else:
+        store = door(db, None).store
+        state, head = store.state, store.chain_head
+    if state.created.chief_key is None or rnd in state.checkpoints:
+        return
+    fields = checkpoint_command(state, rnd, head, load_or_create_key(path))
+    submit("SignCheckpoint", {"tournament_id": tournament, "actor": actor(who), **fields}, db, kafka)
 
 
 def _board_args():

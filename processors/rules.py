@@ -283,6 +283,37 @@ def _closed(state: "TournamentState", e: Any) -> None:
         raise RuleViolation(f"round {e.round} still misses results", field="round", rule="close a round when every result is in")
 
 
+def pairing_digest(state: "TournamentState", rnd: int) -> str:
+    """SHA-256 of the canonical JSON of round ``rnd``'s published pairing (``RoundPaired``)."""
+    from schemas.canonical import canonical_json, text_digest
+
+    return text_digest(canonical_json(state.rounds[rnd]))
+
+
+def _checkpoint(state: "TournamentState", e: Any) -> None:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from schemas.chain import checkpoint_message
+
+    if e.round not in state.closed:
+        raise RuleViolation(f"round {e.round} is not closed", field="round", rule="a checkpoint of a closed round")
+    if e.round in state.checkpoints:
+        raise RuleViolation(f"round {e.round} already has a checkpoint", field="round", rule="one checkpoint per round")
+    if state.created.chief_key is None or e.public_key != state.created.chief_key:
+        raise RuleViolation("the key is not the chief arbiter's key recorded at the tournament's creation",
+                            field="public_key", rule="checkpoints are signed with the chief arbiter's key")
+    if (e.standings_digest, e.pairing_digest) != (state.closed[e.round], pairing_digest(state, e.round)):
+        raise RuleViolation(f"the digests are not those of round {e.round}'s official standings and pairing",
+                            field="standings_digest", rule="a checkpoint holds the round's digests")
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(e.public_key)).verify(
+            bytes.fromhex(e.signature), checkpoint_message(e.tournament_id, e.round, e.head, e.standings_digest, e.pairing_digest))
+    except InvalidSignature:
+        raise RuleViolation("the signature does not verify with the chief arbiter's key", field="signature",
+                            rule="checkpoints are signed with the chief arbiter's key") from None
+
+
 _CHECKS = {
     "TournamentCreated": _created,
     "TeamRegistered": _registered,
@@ -298,4 +329,5 @@ _CHECKS = {
     "MatchForfeited": _match_forfeited,
     "TeamWithdrawn": _withdrawn,
     "RoundClosed": _closed,
+    "CheckpointSigned": _checkpoint,
 }

@@ -81,6 +81,7 @@ class TournamentState:
     absences: dict[int, dict[str, str]] = field(default_factory=dict)
     proposals: dict[int, PairingProposed | PairingAmended] = field(default_factory=dict)
     closed: dict[int, str] = field(default_factory=dict)
+    checkpoints: dict[int, Any] = field(default_factory=dict)  # round -> its CheckpointSigned
     applied: dict[str, Any] = field(default_factory=dict)  # event id -> the event, to tell a copy from a reuse
     # Folded tables, dropped whenever one of their boards changes (standings read them per round).
     _matches: dict[tuple[int, int], MatchOutcome] = field(default_factory=dict, repr=False)
@@ -201,6 +202,9 @@ class TournamentState:
 
     def _on_RoundClosed(self, e: RoundClosed) -> None:
         self.closed[e.round] = e.digest
+
+    def _on_CheckpointSigned(self, e: Any) -> None:
+        self.checkpoints[e.round] = e
 
     def _set_result(self, key: BoardKey, event_id: str, code: str) -> None:
         self.results[key] = (event_id, code)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.needs import missing
+
 COMMAND = [sys.executable, "-m", "gacrux.tiebreakchecker"]
 
 
@@ -25,7 +27,7 @@ def require_gacrux() -> None:
         message = "gacrux is not installed (pip install gacrux==1.11.65, the test extra)"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
-        pytest.skip(message)
+        missing(message)
 
 
 def tiebreaks(path: Path, codes: list[str], current_round: int | None = None) -> tuple[int, dict, dict[int, list[Decimal | None]]]:

@@ -149,3 +149,16 @@ def close(state: TournamentState, c: Any) -> list[Any]:
     digest = standings_after(state, c.round).digest
     return [RoundClosed(event_id=identity.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
                         digest=digest)]
+
+
+def checkpoint(state: TournamentState, c: Any) -> list[Any]:
+    """``SignCheckpoint`` -> ``CheckpointSigned``: the chief arbiter's signature of the round's
+    chain head and its official standings and pairing digests (checked by ``processors.rules``)."""
+    from processors.rules import pairing_digest
+    from schemas.events import CheckpointSigned
+
+    if c.round not in state.closed:
+        raise RuleViolation(f"round {c.round} is not closed", field="round", rule="a checkpoint of a closed round")
+    return [CheckpointSigned(event_id=identity.checkpoint(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
+                             head=c.head, standings_digest=state.closed[c.round], pairing_digest=pairing_digest(state, c.round),
+                             public_key=c.public_key, signature=c.signature)]

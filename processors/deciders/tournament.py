@@ -25,7 +25,7 @@ def create(state: TournamentState, c: Any) -> list[Any]:
     return [TournamentCreated(
         event_id=identity.created(c.tournament_id), **identity.stamp(c), name=c.name, profile=profile,
         starts=c.starts, ends=c.ends, venue=c.venue, chief_arbiter=c.chief_arbiter,
-        nomination_deadline=c.nomination_deadline, source="created by the chief arbiter",
+        nomination_deadline=c.nomination_deadline, chief_key=c.chief_key, source="created by the chief arbiter",
     )]
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.needs import missing
+
 from bench.c07_differential import GACRUX_FAILS, OWN_MATCH, SSSC_ROUNDS, UNEXPLAINED, compare_event, real_events, simulated_events
 from tests.gacrux_tool import require_gacrux
 
@@ -29,7 +31,7 @@ def test_samarkand_every_code_equal_but_the_classified(real):
 
 def test_chennai_every_difference_classified(real):
     if "chennai-2022-open" not in real:
-        pytest.skip("Chennai 2022 data folder not found")
+        missing("Chennai 2022 data folder not found")
     tally, status = real["chennai-2022-open"]
     assert status == 0
     assert {c: n for (c, cause), n in tally.classes.items() if cause == UNEXPLAINED} == {}

@@ -9,6 +9,8 @@ from functools import cache
 
 import pytest
 
+from tests.needs import missing
+
 from projections.replay import replay
 from producers.sources import load_source
 from projections.trf import TrfHeader, export_trf
@@ -93,7 +95,7 @@ def test_gacrux_reads_the_export_with_status_0_and_our_mp_and_gp(event, tmp_path
     require_gacrux()
     if event == "chennai-2022-open":
         if not CHENNAI.is_dir():
-            pytest.skip(f"real data not found at {CHENNAI}")
+            missing(f"real data not found at {CHENNAI}")
         events = load_source(str(CHENNAI))
     else:
         events = list(samarkand_events())

@@ -9,6 +9,8 @@ from decimal import Decimal
 
 import pytest
 
+from tests.needs import missing
+
 from producers.importers.trf import TrfError, load_trf
 from producers.simulator import SimulationSpec, simulate
 from projections.replay import replay
@@ -35,7 +37,7 @@ def test_round_trip_samarkand_every_round():
 
 def test_round_trip_chennai_every_round():
     if not CHENNAI.is_dir():
-        pytest.skip(f"real data not found at {CHENNAI}")
+        missing(f"real data not found at {CHENNAI}")
     assert round_trip_mismatches(load_source(str(CHENNAI))) == []
 
 
