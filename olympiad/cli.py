@@ -12,3 +12,4 @@ from olympiad import cmd_pairing  # noqa: E402,F401
 from olympiad import cmd_live  # noqa: E402,F401
 from olympiad import cmd_arbiter  # noqa: E402,F401
 from olympiad import cmd_trf  # noqa: E402,F401
+from olympiad import cmd_audit  # noqa: E402,F401
