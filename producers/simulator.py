@@ -31,7 +31,7 @@ from schemas.events import (
     TeamWithdrawn,
     TournamentCreated,
 )
-from schemas.profile import RuleProfile
+from schemas.profile import RuleProfile, named
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,7 @@ def new_tournament(
     ``numbered``: register with pairing numbers 1..N in the given order (an official start list);
     otherwise R-I1 seeding numbers them. Returns the state and the events applied.
     """
+    profile = named(profile)
     events: list[Any] = [TournamentCreated(event_id=f"{tournament_id}/created", tournament_id=tournament_id, name=tournament_id, profile=profile)]
     for i, rating in enumerate(ratings, start=1):
         players = tuple(Player(board_order=b, name=f"T{i} player {b}", rating=max(1000, rating + 40 - 20 * b)) for b in range(1, 6))

@@ -163,3 +163,17 @@ def get_profile(name: str) -> RuleProfile:
         return PROFILES[name]
     except KeyError:
         raise KeyError(f"unknown rule profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None
+
+
+def named(profile: RuleProfile) -> RuleProfile:
+    """``profile`` under a name that names its rules: a built-in profile's name kept with other
+    rules becomes ``<name>-variant-<first 8 hex of the SHA-256 of its canonical JSON>``, so that a
+    replay never mistakes it for the built-in (a profile's name names its rules)."""
+    import hashlib
+    import json
+
+    builtin = PROFILES.get(profile.name)
+    if builtin is None or builtin == profile:
+        return profile
+    text = json.dumps(profile.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return profile.model_copy(update={"name": f"{profile.name}-variant-{hashlib.sha256(text.encode()).hexdigest()[:8]}"})

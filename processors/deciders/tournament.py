@@ -17,8 +17,8 @@ def create(state: TournamentState, c: Any) -> list[Any]:
     """
     profile = resolve_profile(c.profile)
     if c.rounds is not None and c.rounds != profile.rounds:
-        profile = profile.model_copy(update={"rounds": c.rounds, "name": f"{profile.name}-{c.rounds}-rounds"})
-        profile = RuleProfile.model_validate(profile.model_dump())
+        profile = RuleProfile.model_validate({**profile.model_dump(), "rounds": c.rounds,
+                                              "name": f"{profile.name}-{c.rounds}-rounds"})
     if c.starts and c.ends and c.ends < c.starts:
         raise RuleViolation(f"the tournament ends ({c.ends}) before it starts ({c.starts})", field="ends",
                             rule="dates in order")

@@ -37,8 +37,10 @@ def test_an_invalid_profile_is_refused(update, field, rule):
 
 
 def test_a_profile_keeping_a_built_in_name_with_other_rules_is_refused():
-    store = EventStore()
-    fake = created(OLYMPIAD_2022.model_copy(update={"rounds": 7}))
+    store = EventStore("sqlite://")
+    from schemas.events import TournamentCreated
+
+    fake = TournamentCreated(event_id="created", tournament_id=TID, name="Fake", profile=OLYMPIAD_2022.model_copy(update={"rounds": 7}))
     with pytest.raises(RuleViolation) as refused:
         store.append([fake])
     assert (refused.value.field, refused.value.rule) == ("profile.name", "a profile's name names its rules")
@@ -77,7 +79,7 @@ def test_a_reason_of_spaces_or_five_megabytes_is_refused():
 
 
 def _store(events) -> EventStore:
-    store = EventStore()
+    store = EventStore("sqlite://")
     store.append(events)
     return store
 
