@@ -208,6 +208,12 @@ class _Writer:
             reg = self.state.teams[team]
             if len(team) > 5 or " " in team or reg.federation != self._federation(team):
                 out.append(f"{COMMENT} team {self.tpn[team]} {canonical_json({'team_id': team, 'federation': reg.federation})}")
+        from projections.audit import trail
+
+        # The audit trail (issue 16): every arbiter action with who, when and the reason, for the
+        # rating officer; a reader that does not know these lines skips them.
+        for a in trail(self.state):
+            out.append(f"{COMMENT} audit {a.when or '-'} | {a.who} | round {a.round or '-'} | {a.what} | {a.reason or '-'}")
         return out
 
     def _federation(self, team: str) -> str:

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from olympiad.cli import app
+from projections.audit import trail
 from projections.eventlog import write_log
 from projections.store import EventStore
 from tests import tournament_script as script
@@ -156,8 +157,18 @@ def test_the_audit_trail_lists_every_arbiter_action_with_its_reason(club):
                    "the team left the event after round 6", "late entry LTE from round 3", "T10 absent in round 5",
                    "travel: the team arrives for round 6", "round 11 closed"):
         assert action in text, action
-    from projections.audit import trail
-
     actions = trail(store.state)
     assert len([a for a in actions if a.what.startswith("round ") and a.what.endswith(" closed")]) == 11
     assert all(a.who in ("chief", "arbiter") for a in actions)
+
+
+def test_the_audit_trail_is_in_the_trf_export(club, tmp_path):
+    db, log, store = club
+    out = tmp_path / "club.trf"
+    assert CliRunner().invoke(app, ["export-trf", str(log), str(out)]).exit_code == 0
+    lines = [line for line in out.read_text().splitlines() if line.startswith("### olympiad-events audit ")]
+    assert len(lines) == len(trail(store.state))
+    assert any("| chief | round 4 | late correction: table 1 board 2" in line and "misread" in line for line in lines)
+    from producers.importers.trf import load_trf
+
+    assert load_trf(out.read_text())  # the trail does not disturb a reader
