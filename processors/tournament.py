@@ -235,6 +235,12 @@ class TournamentState:
         return [t for t in self.teams if self.entered.get(t, 1) <= rnd and not (t in self.withdrawn and self.withdrawn[t] <= rnd)
                 and t not in absent]
 
+    def not_playing(self, rnd: int) -> tuple[str, ...]:
+        """The teams left out of round ``rnd``'s pairing besides the withdrawn: announced absences
+        and late entries that have not entered yet (registration order)."""
+        playing = set(self.present(rnd))
+        return tuple(t for t in self.teams if t not in playing and not (t in self.withdrawn and self.withdrawn[t] <= rnd))
+
     def lineup(self, rnd: int, team: str) -> tuple[int, ...]:
         """The board orders of ``team``'s players on boards 1..4 in round ``rnd``: its line-up, or
         its first four nominated players when it submitted none (R-D1: fixed board order)."""

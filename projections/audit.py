@@ -224,7 +224,7 @@ def _proposal(events: list[Any], rnd: int, tables: dict[int, tuple[str, str]], o
     base = replay(events, through_round=rnd - 1).state  # the log as it stood before round rnd was published
     if rnd > 1 and not base.round_complete(rnd - 1):
         return  # published while the round was in progress: nothing to reproduce
-    absent = tuple(t for t in base.teams if t not in base.present(rnd) and t not in base.withdrawn)
+    absent = base.not_playing(rnd)
     try:
         proposal = propose_pairing(build_history(base, rnd - 1), base.profile, rnd, absent)
     except (NoLegalPairing, ValueError) as exc:

@@ -32,13 +32,6 @@ def _next_round(state: TournamentState, rnd: int) -> None:
                             rule="pair a round when the previous round is complete")
 
 
-def not_playing(state: TournamentState, rnd: int) -> tuple[str, ...]:
-    """The teams not paired in ``rnd`` besides the withdrawn: announced absences and late entries
-    that have not entered yet."""
-    playing = set(state.present(rnd))
-    return tuple(t for t in state.teams if t not in playing and not (t in state.withdrawn and state.withdrawn[t] <= rnd))
-
-
 def pair(state: TournamentState, c: Any) -> list[Any]:
     """``PairRound`` -> ``PairingProposed``: the engine's pairing under the tournament's profile
     (``projections.pairing.engine.propose_pairing``). Refused before the previous round is
@@ -48,7 +41,7 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
     from projections.pairing.matching import NoLegalPairing
 
     _next_round(state, c.round)
-    absent = not_playing(state, c.round)
+    absent = state.not_playing(c.round)
     try:
         proposal = propose_pairing(build_history(state, c.round - 1), state.profile, c.round, absent)
     except NoLegalPairing as exc:
