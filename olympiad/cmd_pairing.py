@@ -16,7 +16,8 @@ from projections.eventlog import write_log
 from projections.history import History, build_history
 from projections.pairing import NoLegalPairing, Pairing, propose_pairing
 from projections.pairing.check import check_pairing
-from projections.pairing.fidelity import SAMARKAND_ARBITER_MADE, compare_rounds, infer_colours, without_arbiter_made
+from projections.pairing.fidelity import compare_rounds, infer_colours, without_arbiter_made
+from projections.sources import facts_path
 from schemas.canonical import canonical_json
 from schemas.profile import PROFILES, RuleProfile, get_profile
 
@@ -66,10 +67,19 @@ def _history(state: TournamentState, rnd: int, profile: RuleProfile, infer: bool
     return history, False
 
 
-def _arbiter_made(events: list[Any]) -> dict[int, str]:
-    """Tables the arbiters made by hand, by round (known for the Samarkand 2026 Open only)."""
-    created = events[0] if events and events[0].type == "TournamentCreated" else None
-    return SAMARKAND_ARBITER_MADE if created is not None and created.tournament_id == "samarkand-2026-open" else {}
+def _arbiter_made(source: str, events: list[Any]) -> dict[int, str]:
+    """Tables the arbiters made by hand, by round: the newcomer's team id of each entry of the
+    source's ``event.json`` (none without one); a bad entry is refused."""
+    from producers.importers.event_facts import arbiter_made, read_event_facts_file
+
+    path = facts_path(source)
+    if path is None:
+        return {}
+    try:
+        return arbiter_made(read_event_facts_file(path), events)
+    except ValueError as exc:
+        refuse(exc)
+        raise
 
 
 @app.command()
@@ -114,7 +124,7 @@ def pair(
         for line in pairing.trace:
             console.print("  " + line, highlight=False, soft_wrap=True, markup=False)
     if compare:
-        _print_comparison(events, rnd, profile, published, infer)
+        _print_comparison(events, rnd, profile, published, infer, _arbiter_made(source, events))
 
 
 def _print_pairing(pairing: Pairing, history: History, state: TournamentState, inferred: bool) -> None:
@@ -138,10 +148,11 @@ def _print_pairing(pairing: Pairing, history: History, state: TournamentState, i
                       "by the profile's allocation rules (R-C1, R-C2)", highlight=False)
 
 
-def _print_comparison(events: list[Any], rnd: int, profile: RuleProfile, published: Any, infer: bool) -> None:
+def _print_comparison(events: list[Any], rnd: int, profile: RuleProfile, published: Any, infer: bool,
+                      arbiter_made: dict[int, str]) -> None:
     if published is None:
         refuse(ValueError(f"round {rnd} has no published pairing to compare with"))
-    (result,) = compare_rounds(events, profile, arbiter_made=_arbiter_made(events), colours=infer, rounds=[rnd])
+    (result,) = compare_rounds(events, profile, arbiter_made=arbiter_made, colours=infer, rounds=[rnd])
     console.print(f"\npublished round {rnd}: {result.identical}/{result.total} pairs identical ({100 * result.share:.1f} %)", highlight=False)
     for a, b in result.published_only:
         console.print(f"  published only: {a} v {b}", highlight=False)
@@ -166,7 +177,7 @@ def check(
     profile = _profile(state, profile_name)
     history, inferred = _history(state, rnd, profile, infer)
     colours = "known" if published.colours_known and not inferred else ("inferred" if inferred else "unknown")
-    newcomer = _arbiter_made(events).get(rnd)
+    newcomer = _arbiter_made(source, events).get(rnd)
     tables, bye, absent = without_arbiter_made(published, newcomer)
     if newcomer:
         console.print(f"round {rnd}: the table of {newcomer} (a late arrival put in the bye's place) is arbiter-made; "

@@ -1,6 +1,7 @@
 """``olympiad replay`` and ``olympiad export``: fold an event source into standings; write event logs."""
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Optional
@@ -13,7 +14,7 @@ from olympiad.cli import app
 from olympiad.render import standings_table
 from processors.tournament import RuleViolation
 from projections.eventlog import write_log
-from projections.sources import load_source
+from projections.sources import facts_path, load_source, sidecar
 from projections.store import EventStore
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -83,7 +84,12 @@ def export(
     source: str = typer.Argument(..., help="a data folder or an event log"),
     out: Path = typer.Argument(..., help="event log to write (.jsonl or .jsonl.gz)"),
 ) -> None:
-    """Convert SOURCE into an event log file (canonical JSON Lines; gzip if OUT ends in .gz)."""
+    """Convert SOURCE into an event log file (canonical JSON Lines; gzip if OUT ends in .gz), with a
+    copy of its event.json beside it."""
     events = load_or_refuse(source)
     n = write_log(out, events)
     console.print(f"wrote {n} events to {out}")
+    facts = facts_path(source)
+    if facts is not None:  # the facts the log does not carry (arbiter-made tables) travel with it
+        shutil.copyfile(facts, sidecar(out))
+        console.print(f"copied {facts} to {sidecar(out)}", highlight=False)
