@@ -129,7 +129,8 @@ def pair(
     _print_pairing(pairing, history, state, inferred)
     out = console()
     if explained is not None:
-        out.print(f"\nwhy {history.teams[explained].name} ({explained}):", highlight=False)
+        name = history.teams[explained].name
+        out.print(f"\nwhy {explained if name == explained else f'{name} ({explained})'}:", highlight=False)
         for line in pairing.explain(explained):
             out.print("  " + line, highlight=False, soft_wrap=True, markup=False)
     if trace:

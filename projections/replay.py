@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any, Iterable
 
 from processors.tournament import RuleViolation, TournamentState
-from projections.history import build_history
+from projections.history import build_history, decided_only
 from projections.standings import StandingRow, compute_standings, standings_document
 from schemas.canonical import canonical_json, text_digest
 
@@ -46,10 +46,14 @@ class ReplayResult:
 
 
 def standings_after(state: TournamentState, rnd: int) -> RoundStandings:
-    """Standings of ``state`` after round ``rnd`` (rows, canonical document, digest)."""
-    history = build_history(state, rnd)
-    rows = compute_standings(history, state.profile)
+    """Standings of ``state`` after round ``rnd`` (rows, canonical document, digest).
+
+    A round in progress counts only its decided matches (``projections.history.decided_only``):
+    a team whose match is not complete keeps the values of the rounds before, so an unplayed
+    match never moves a tie-break; ``complete`` is then False (provisional standings)."""
     complete = state.round_complete(rnd)
+    history = build_history(state, rnd)
+    rows = compute_standings(history if complete else decided_only(history), state.profile)
     doc = standings_document(rows, tournament_id=state.tournament_id or "", round=rnd, profile=state.profile.name, complete=complete)
     return RoundStandings(rnd, complete, rows, doc)
 

@@ -5,7 +5,8 @@ that has not been played.
 - a round in progress with no match decided: the standings after the last complete round, as
   they stood when this round was paired (``olympiad replay --through-round`` of that round);
 - some matches decided: provisional standings, the last complete round plus the decided matches
-  (``projections.history.decided_only``), with how many of the round's matches are in.
+  (``projections.replay.standings_after`` of a round in progress, as every door computes it),
+  with how many of the round's matches are in.
 
 Used by the web app's scoreboard page and its ``/scoreboard`` API (``olympiad.web``).
 """
@@ -15,9 +16,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from processors.tournament import TournamentState
-from projections.history import build_history, decided_only
 from projections.replay import RoundStandings, standings_after
-from projections.standings import compute_standings, standings_document
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,4 @@ def scoreboard(state: TournamentState, official: Mapping[int, RoundStandings]) -
     if decided == 0:
         before = official.get(last - 1) if last > 1 else None
         return Scoreboard(last, last - 1 if before else 0, 0, len(tables), False, before)
-    rows = compute_standings(decided_only(build_history(state, last)), state.profile)
-    doc = standings_document(rows, tournament_id=state.tournament_id or "", round=last, profile=state.profile.name,
-                             complete=False)
-    return Scoreboard(last, last - 1, decided, len(tables), True, RoundStandings(last, False, rows, doc))
+    return Scoreboard(last, last - 1, decided, len(tables), True, standings_after(state, last))

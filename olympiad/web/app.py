@@ -29,6 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from processors.scoring import board_points
 from processors.tournament import RuleViolation, TournamentState
@@ -106,7 +107,7 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         hub.close()
         await backend.stop()
 
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs and /redoc with the installed Swagger UI and ReDoc: no CDN, no internet
         title="olympiad-events live",
         version="1",
         description=(
