@@ -84,7 +84,7 @@ def scoreboard_page(snap: Snapshot, rnd: int | None = None) -> str:
     columns = live["columns"]
     head = "<tr>" + "".join(f'<th class="{"" if c["key"] in ("name", "federation") else "num"}" data-key="{escape(c["key"])}">'
                             f'{escape(c["label"])}</th>' for c in columns) + "</tr>"
-    links = [f'<a href="/" data-round="live" class="{"current" if rnd is None else ""}">live</a>'] + [
+    links = [f'<a href="/" data-round="live" class="{"current" if rnd is None else ""}">live</a> · official after round'] + [
         f'<a href="/?round={r}" data-round="{r}" class="{"current" if r == rnd else ""}">{r}</a>' for r in live["closed_rounds"]]
     pairings = views.pairings_view(snap, shown) if shown in state.rounds else {"tables": [], "bye": None, "absent": []}
     extra = "; ".join(x for x in (f'bye: {pairings["bye"]["name"]}' if pairings["bye"] else "",
@@ -92,7 +92,7 @@ def scoreboard_page(snap: Snapshot, rnd: int | None = None) -> str:
     values = {
         "page_title": f"{state.created.name}: standings", "name": state.created.name, "view_round": str(rnd or ""),
         "live": "1" if rnd is None else "0", "provisional": "1" if rnd is None and live["provisional"] else "0",
-        "round_links": "Official standings after round " + " ".join(links),
+        "round_links": " ".join(links),
         "standings_title": title, "order": f"Order: MP, {', '.join(state.profile.tiebreaks)} ({state.profile.name}).",
         "standings_head": head, "standings_rows": _standings_rows(board["rows"], columns, state.tournament_id or ""),
         "pairings_title": f"Round {shown} pairings" + (f" ({extra})" if extra else "") if shown else "Pairings",

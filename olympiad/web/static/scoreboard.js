@@ -33,7 +33,7 @@
     const link = (r, text) => el("a", { href: r === null ? "/" : `/?round=${r}`, dataset: { round: r === null ? "live" : r },
       class: r === viewRound ? "current" : null,
       onclick: (e) => { e.preventDefault(); history.pushState(null, "", r === null ? "/" : `/?round=${r}`); show(r); } }, text);
-    $("rounds").replaceChildren("Official standings after round ", link(null, "live"), " ",
+    $("rounds").replaceChildren(link(null, "live"), " · official after round ",
       ...closed.flatMap((r) => [link(r, String(r)), " "]));
   }
 
