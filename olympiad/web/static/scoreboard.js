@@ -236,7 +236,12 @@
   });
   await show(viewRound);
   const source = new EventSource(`${base}/stream`);
-  source.addEventListener("standings", (e) => onUpdate(JSON.parse(e.data)));
+  // One update at a time, in stream order: a slow /scoreboard answer never paints over a newer one.
+  let updating = Promise.resolve();
+  source.addEventListener("standings", (e) => {
+    const u = JSON.parse(e.data);
+    updating = updating.then(() => onUpdate(u)).catch((err) => console.error(err));
+  });
   source.onopen = () => { // (re)connected: the first message is the server's current standings
     lastSeq = -1;
     loadPairings(shownRound()); // results may have come in while disconnected
