@@ -98,7 +98,13 @@ class Record(BaseModel):
     lost: int
 
 
-class StandingRow(BaseModel):
+class Column(BaseModel):
+    key: str = Field(description="row field (rank, pairing_number, name, federation, games, won, drawn, lost, mp) "
+                                 "or tie-break name")
+    label: str = Field(description="column heading as chess-results prints it (Rk, SNo, Team, Fed, Games, +, =, -, MP, ...)")
+
+
+class ScoreboardRow(BaseModel):
     rank: int = Field(description="shared places repeat the rank (1, 2, 2, 4)")
     pairing_number: int
     team_id: str
@@ -108,6 +114,9 @@ class StandingRow(BaseModel):
     gp: str
     tiebreaks: dict[str, str] = Field(description="tie-break name -> value")
     record: Record
+
+
+class StandingRow(ScoreboardRow):
     breakdown: list[Element] = Field(description="per-round, per-opponent elements the tie-breaks sum")
 
 
@@ -120,24 +129,6 @@ class Standings(BaseModel):
     tiebreaks: list[str]
     columns: list[Column] = Field(description="the columns in order (the CLI's and the page's)")
     rows: list[StandingRow]
-
-
-class Column(BaseModel):
-    key: str = Field(description="row field (rank, pairing_number, name, federation, games, won, drawn, lost, mp) "
-                                 "or tie-break name")
-    label: str = Field(description="column heading as chess-results prints it (Rk, SNo, Team, Fed, Games, +, =, -, MP, ...)")
-
-
-class ScoreboardRow(BaseModel):
-    rank: int
-    pairing_number: int
-    team_id: str
-    name: str
-    federation: str
-    mp: int
-    gp: str
-    tiebreaks: dict[str, str]
-    record: Record
 
 
 class Scoreboard(BaseModel):
