@@ -50,11 +50,11 @@ def _show_pairing(tables: Any, bye: Optional[str], absent: Any, state: Any, titl
     names = {tid: t.name for tid, t in state.teams.items()} if state else {}
     for t in tables:
         view.add_row(str(t.table), f"{names.get(t.home, t.home)} ({t.home})", f"{names.get(t.away, t.away)} ({t.away})")
-    console.print(view)
+    console().print(view)
     if bye:
-        console.print(f"bye (PAB): {names.get(bye, bye)} ({bye})")
+        console().print(f"bye (PAB): {names.get(bye, bye)} ({bye})")
     if absent:
-        console.print(f"not paired: {', '.join(absent)}")
+        console().print(f"not paired: {', '.join(absent)}")
 
 
 @app.command()
@@ -83,7 +83,7 @@ def new(
         try:
             chosen = json.loads(profile_file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            err.print(f"[bold red]refused[/]: --profile-file {profile_file}: {exc}")
+            err().print(f"[bold red]refused[/]: --profile-file {profile_file}: {exc}")
             raise typer.Exit(code=2) from None
     key = None
     if not no_key:
@@ -93,7 +93,7 @@ def new(
         try:
             key = public_hex(load_or_create_key(path))
         except (OSError, ValueError) as exc:
-            err.print(f"[bold red]refused[/]: --key {path}: {exc}")
+            err().print(f"[bold red]refused[/]: --key {path}: {exc}")
             raise typer.Exit(code=2) from None
     fields = {"tournament_id": tournament, "actor": actor(who), "name": name, "profile": chosen, "rounds": rounds,
               "chief_key": key,
@@ -141,7 +141,7 @@ def team_import(
         else:
             teams = team_csv.read_teams(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        err.print(f"[bold red]refused[/]: {path}: {exc}")
+        err().print(f"[bold red]refused[/]: {path}: {exc}")
         raise typer.Exit(code=2) from None
     submit("ImportTeams", {"tournament_id": tournament, "actor": actor(who), "teams": teams}, db, kafka)
 
@@ -166,7 +166,7 @@ def team_ranks(tournament: str = TOURNAMENT, db: Optional[str] = DB, kafka: Opti
     state = embedded_state(db, kafka)
     if state is not None and state.starting_ranks:
         for n, tid in enumerate(state.starting_ranks, start=1):
-            console.print(f"{n:>4}  {tid:<8} {state.teams[tid].name}")
+            console().print(f"{n:>4}  {tid:<8} {state.teams[tid].name}")
 
 
 @team_app.command("absent")
@@ -231,7 +231,7 @@ def round_amend(
         try:
             swaps.append({"tables": [int(x) for x in s.split(",")]})
         except ValueError:
-            err.print(f"[bold red]refused[/]: --swap-tables {s!r}: two table numbers, e.g. 3,4")
+            err().print(f"[bold red]refused[/]: --swap-tables {s!r}: two table numbers, e.g. 3,4")
             raise typer.Exit(code=2) from None
     submit("AmendPairing", {"tournament_id": tournament, "actor": actor(who), "round": rnd, "swaps": swaps,
                             "reason": reason}, db, kafka)
@@ -240,7 +240,7 @@ def round_amend(
         p = state.proposals[rnd]
         _show_pairing(p.tables, p.bye, p.absent, state, f"amended pairing of round {rnd}")
         for line in getattr(p, "report", ()) or ("pairing checker: no rule broken",):
-            console.print(f"checker: {line}")
+            console().print(f"checker: {line}")
 
 
 @round_app.command("publish")
@@ -284,8 +284,8 @@ def round_close(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str
 
 
 def _board_args():
-    return (typer.Argument(..., metavar="TABLE", help="table number"),
-            typer.Argument(..., metavar="BOARD", help="board 1-4"))
+    return (typer.Argument(..., metavar="TABLE", help="table (match) number"),
+            typer.Argument(..., metavar="BOARD", help="board 1..4 (the home team has White on 1 and 3)"))
 
 
 TABLE_ARG, BOARD_ARG = _board_args()

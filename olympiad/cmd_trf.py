@@ -9,14 +9,9 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 
 from olympiad.cli import app
-from olympiad.cmd_replay import load_or_refuse, refuse
-from processors.tournament import RuleViolation
-from projections.trf import TrfHeader, export_trf
-
-console = Console()
+from olympiad.output import console, load_or_refuse, refuse
 
 
 @app.command("export-trf")
@@ -32,6 +27,9 @@ def export_trf_command(
     round_date: List[str] = typer.Option([], "--round-date", help="record 132, once per round in order"),
 ) -> None:
     """Write SOURCE as a TRF-2026 file with its team records (310, 013, 300, 320, 330, 240, 162, 362, 192, 202/212)."""
+    from processors.tournament import RuleViolation
+    from projections.trf import TrfHeader, export_trf
+
     events = load_or_refuse(source)
     header = TrfHeader(city=city, federation=federation, start_date=start_date, end_date=end_date,
                        chief_arbiter=chief_arbiter, round_dates=tuple(round_date))
@@ -42,7 +40,7 @@ def export_trf_command(
         raise
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(text.encode("utf-8"))
-    console.print(f"wrote {text.count(chr(13))} records to {out}", highlight=False)
+    console().print(f"wrote {text.count(chr(13))} records to {out}", highlight=False)
 
 
 @app.command("import-trf")
@@ -62,4 +60,4 @@ def import_trf_command(
         raise
     target = out or file.with_suffix(".events.jsonl")
     n = write_log(target, events)
-    console.print(f"wrote {n} events to {target}", highlight=False)
+    console().print(f"wrote {n} events to {target}", highlight=False)

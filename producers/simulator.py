@@ -136,7 +136,9 @@ def simulate(spec: SimulationSpec) -> Simulation:
     ratings = sorted((int(rng.gauss(2150, 280)) for _ in range(spec.teams)), reverse=True)
     state, events = new_tournament(spec.profile, ratings, spec.tournament_id, numbered=False)
     team_rating = {f"T{i}": r for i, r in enumerate(ratings, start=1)}
-    leaving = {t: rng.randint(2, spec.rounds) for t in sorted(state.teams) if rng.random() < spec.withdrawal_rate}
+    # A team can withdraw from round 2 on: a one-round tournament has no withdrawals.
+    leaving = {t: rng.randint(2, spec.rounds) for t in sorted(state.teams)
+               if rng.random() < spec.withdrawal_rate} if spec.rounds >= 2 else {}
     stopped, stopped_absent = "", ()
     for rnd in range(1, spec.rounds + 1):
         for team in sorted(t for t, r in leaving.items() if r == rnd):

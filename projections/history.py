@@ -84,6 +84,19 @@ class History:
         return held
 
 
+def decided_only(history: History) -> History:
+    """``history`` as far as its matches are decided: a team whose match of the last round is
+    still ``pending`` has rounds 1..through_round-1 only, so an unplayed match changes none of
+    its values (the provisional table of a round in progress: the last complete round plus the
+    matches already decided). Teams and the other rounds are ``history``'s."""
+    rnd = history.through_round
+    out = History(history.teams, history.rounds, rnd, history.withdrawn, history.tournament_id)
+    for team, tr in history.rounds.get(rnd, {}).items():
+        if tr.kind == "pending":
+            out._by_team[team] = history.team_rounds(team)[:-1]
+    return out
+
+
 # The projection worker rebuilds the history after every batch, and a batch changes a few tables
 # of one round (a correction: of an earlier round). So the team table is memoised on the
 # registrations, a round's records on its pairing, its match outcomes and the registrations, and

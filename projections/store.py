@@ -129,8 +129,19 @@ class AppendResult:
 
 
 def database_url(url: str | None = None) -> str:
-    """The read-model database: ``url``, else ``$DATABASE_URL``, else in-memory SQLite."""
-    return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    """The read-model database: ``url``, else ``$DATABASE_URL``, else in-memory SQLite, with the
+    driver ``with_driver`` gives it."""
+    return with_driver(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
+
+
+def with_driver(url: str) -> str:
+    """``url`` naming the installed PostgreSQL driver: the common forms ``postgresql://...`` and
+    ``postgres://...`` (libpq's, Heroku's) become ``postgresql+psycopg2://...`` (SQLAlchemy 2.1
+    would look for psycopg 3, which is not installed). Other URLs are returned unchanged."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg2://" + url.removeprefix(scheme)
+    return url
 
 
 # Read-model rows: the one layout the embedded store and the Kafka projection worker both write.
