@@ -108,6 +108,8 @@ class StandingRow(BaseModel):
     tiebreaks: dict[str, str] = Field(description="tie-break name -> value")
     record: Record
     breakdown: list[Element] = Field(description="per-round, per-opponent elements the tie-breaks sum")
+    decided_by: Optional[str] = Field(default=None, description='the key that puts the row below the row above ("MP", a '
+                                      'tie-break, or "equal on every key, shared place"); none for the first row')
 
 
 class Standings(BaseModel):

@@ -15,6 +15,7 @@ from processors.scoring import fold_match, home_is_white
 from processors.tournament import TournamentState
 from projections.history import build_history
 from projections.seeding import tournament_pairing_numbers
+from projections.standings.decided_by import decided_by_documents
 from olympiad.web.backend import Snapshot
 from schemas.events import RESULT_CODES
 from schemas.points import fmt_points
@@ -119,9 +120,12 @@ def preview_view(state: TournamentState, rnd: int, table: int, entered: Mapping[
 
 def standings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
     """The standings after round ``rnd``: the canonical document (rows with every tie-break value
-    and its per-opponent breakdown) plus its SHA-256 digest and the tie-break order."""
+    and its per-opponent breakdown) plus its SHA-256 digest and the tie-break order; each row also
+    names the key that puts it below the row above (``decided_by``, not part of the digested document)."""
     st = _standings(snap, rnd)
-    return {**st.document, "digest": st.digest, "tiebreaks": list(snap.state.profile.tiebreaks)}
+    tiebreaks = list(snap.state.profile.tiebreaks)
+    rows = [{**row, "decided_by": by} for row, by in zip(st.document["rows"], decided_by_documents(st.document["rows"], tiebreaks))]
+    return {**st.document, "rows": rows, "digest": st.digest, "tiebreaks": tiebreaks}
 
 
 def _standings(snap: Snapshot, rnd: int):

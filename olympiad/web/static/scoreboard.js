@@ -32,7 +32,7 @@
     $("standings").tHead.replaceChildren(el("tr", {},
       el("th", { class: "num" }, "Rk"), el("th", { class: "num" }, "SNo"), el("th", {}, "Team"),
       el("th", { class: "num" }, "MP"), tbCols.map((t) => el("th", { class: "num" }, t)),
-      el("th", { class: "num" }, "GP")));
+      el("th", { class: "num" }, "GP"), el("th", { title: "the key that puts the row below the one above" }, "Decided by")));
   }
 
   // One <tr> per team, made once and updated in place: a live update touches only the cells whose
@@ -42,14 +42,14 @@
     if (!rowEls.has(r.team_id)) {
       const cell = (cls, dataset) => el("td", { class: cls, dataset }, "");
       const row = {
-        rk: cell("num rk"), mp: cell("num mp"), gp: cell("num gp"),
+        rk: cell("num rk"), mp: cell("num mp"), gp: cell("num gp"), by: cell("by"),
         tb: Object.fromEntries(tbCols.map((t) => [t, cell("num tb", { tb: t })])),
       };
       row.tr = el("tr", { dataset: { team: r.team_id }, onclick: () => pick(r.team_id) },
         row.rk, el("td", { class: "num sno" }, r.pairing_number),
         el("td", { class: "team" }, r.name, el("a", { class: "team-link", title: "team page", onclick: (e) => e.stopPropagation(),
           href: `/teams/${encodeURIComponent(r.team_id)}?t=${encodeURIComponent(tid)}` }, "↗")),
-        row.mp, tbCols.map((t) => row.tb[t]), row.gp);
+        row.mp, tbCols.map((t) => row.tb[t]), row.gp, row.by);
       rowEls.set(r.team_id, row);
     }
     return rowEls.get(r.team_id);
@@ -82,6 +82,8 @@
       set(row.mp, r.mp, r.mp, p, p && p.mp);
       for (const t of tbCols) set(row.tb[t], r.tiebreaks[t], pts(r.tiebreaks[t]), p, p && p.tiebreaks[t]);
       set(row.gp, r.gp, pts(r.gp), p, p && p.gp);
+      // "decided by" comes with /standings/{round} rows (projections.standings.decided_by); stream rows leave it as it is
+      if ("decided_by" in r) set(row.by, r.decided_by || "", r.decided_by === "equal on every key, shared place" ? "= shared" : r.decided_by || "", null);
       if (body.children[i] !== row.tr) body.insertBefore(row.tr, body.children[i] || null);
     });
     while (body.children.length > rows.length) body.lastChild.remove();
