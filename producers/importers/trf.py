@@ -48,7 +48,7 @@ class TrfError(ValueError):
 
     def __init__(self, message: str, *, line: int = 0, record: str = "", rule: str = "TRF-2026"):
         where = f"line {line}: record {record}: " if line else (f"record {record}: " if record else "")
-        super().__init__(f"{where}{message} [rule: {rule}]")
+        super().__init__(f"{where}{message}" + (f" [rule: {rule}]" if rule else ""))  # rule "": the message names it
         self.line, self.record, self.rule = line, record, rule
 
 
@@ -267,7 +267,7 @@ def _profile(f: _File) -> RuleProfile:
             try:
                 update["tiebreaks"] = standings_codes(codes)
             except ValueError as exc:
-                raise TrfError(str(exc), line=f.records[tag][0][0], record=tag, rule="C.07 2026 art. 5") from None
+                raise TrfError(str(exc), line=f.records[tag][0][0], record=tag, rule="") from None
             break
     return OLYMPIAD_2022.model_copy(update=update)
 

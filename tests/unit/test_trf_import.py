@@ -97,3 +97,15 @@ def test_bad_files_are_refused_with_line_and_record():
     clash = FOREIGN.replace("0001 b 0", "0001 b 1")
     with pytest.raises(TrfError, match=r"round 1: players 1 and 4 have results '1' and '1'"):
         load_trf(clash)
+
+
+def test_tiebreak_codes_of_a_foreign_file():
+    """212 gives the profile's tie-breaks as C.07 codes (the leading MPTS is the MP rank); a code the
+    catalogue does not offer is refused naming the line, the record and the rule."""
+    events = load_trf(FOREIGN.replace("352 WB", "352 WB\r\n212 MPTS,EDET,emgsb/c1,BH:MP/C1/P"), "club")
+    profile = events[0].profile
+    assert profile.tiebreaks == ("EDET", "EMGSB/C1", "BH:MP/C1/P") and profile.unplayed == "dummy-2026"
+    rows = replay(events).rounds[3].rows
+    assert [(r.team_id, r.rank) for r in rows] == [("C", 1), ("A", 2), ("B", 3)]
+    with pytest.raises(TrfError, match=r"line 4: record 212: tie-break 'XYZ': .* \[rule: C.07 2026 art. 5\]"):
+        load_trf(FOREIGN.replace("352 WB", "352 WB\r\n212 MPTS,XYZ"))
