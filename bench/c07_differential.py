@@ -101,7 +101,9 @@ def classify(code: str, history: History, team: str, ours: Any, theirs: Any, ctx
         model = (ctx.gp[team] + ctx.value("BH:MP", team) / factor).quantize(Decimal(".01"), rounding=ROUND_HALF_UP) if factor else None
         return SSSC_ROUNDS if model == theirs else UNEXPLAINED
     if code in ("EDET (rank)", "EDEB (rank)") and their_ranks is not None:
-        group = [t for t in history.teams if ctx.rounds.total(t, "MP") == ctx.rounds.total(team, "MP")]
+        tied = [t for t in history.teams if ctx.rounds.total(t, "MP") == ctx.rounds.total(team, "MP")]
+        ede = ctx.group_values("EDE", tied)  # the teams the direct encounter leaves tied with ``team``
+        group = [t for t in tied if ede[t] == ede[team]]
         if len(group) == 2:
             other = next(t for t in group if t != team)
             return OWN_MATCH if own_match_order(ctx, code[:4], team, other) == _sign(their_ranks[other] - their_ranks[team]) else UNEXPLAINED
