@@ -109,3 +109,15 @@ def test_tiebreak_codes_of_a_foreign_file():
     assert [(r.team_id, r.rank) for r in rows] == [("C", 1), ("A", 2), ("B", 3)]
     with pytest.raises(TrfError, match=r"line 4: record 212: tie-break 'XYZ': .* \[rule: C.07 2026 art. 5\]"):
         load_trf(FOREIGN.replace("352 WB", "352 WB\r\n212 MPTS,XYZ"))
+
+
+@pytest.mark.parametrize("record", ["299 +   2.0   2.0", "299 +  2.0  2.0"])  # table columns; Sharly's, one left (trap 1)
+def test_a_299_restating_the_forfeit_values_is_read_in_both_spacings(record):
+    events = load_trf(FOREIGN.replace("352 WB", "352 WB\r\n" + record), "club")
+    assert replay(events).rounds[3].digest == replay(load_trf(FOREIGN, "club")).rounds[3].digest
+
+
+@pytest.mark.parametrize("record", ["299    -2.0   0.0  001 0003", "299   -2.0  0.0 001 0003"])
+def test_a_299_penalty_is_refused_in_both_spacings(record):
+    with pytest.raises(TrfError, match=r"line 4: record 299: an abnormal points assignment .* \[rule: TRF-2026 299"):
+        load_trf(FOREIGN.replace("352 WB", "352 WB\r\n" + record))
