@@ -315,7 +315,7 @@ def test_stream_sends_the_standings_then_one_update_per_write(events):
             event, seq, first = message()
             assert (event, seq, first["round"], first["caused_by"]) == ("standings", "0", 3, [])
             assert first["digest"] == replay(store.events()).rounds[3].digest
-            assert set(first["rows"][0]) == {"rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks"}
+            assert set(first["rows"][0]) == {"rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks", "decided_by"}
 
             boards = [{"board": e.board, "result": e.result} for e in events
                       if e.type == "BoardResultRecorded" and e.round == 3 and e.table == 1]

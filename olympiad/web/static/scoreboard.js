@@ -82,7 +82,7 @@
       set(row.mp, r.mp, r.mp, p, p && p.mp);
       for (const t of tbCols) set(row.tb[t], r.tiebreaks[t], pts(r.tiebreaks[t]), p, p && p.tiebreaks[t]);
       set(row.gp, r.gp, pts(r.gp), p, p && p.gp);
-      // "decided by" comes with /standings/{round} rows (projections.standings.decided_by); stream rows leave it as it is
+      // "decided by" comes with the rows, REST and stream alike (projections.standings.decided_by)
       if ("decided_by" in r) set(row.by, r.decided_by || "", r.decided_by === "equal on every key, shared place" ? "= shared" : r.decided_by || "", null);
       if (body.children[i] !== row.tr) body.insertBefore(row.tr, body.children[i] || null);
     });
