@@ -12,8 +12,9 @@ result corrected later counts in every round, on both sides). A difference is cl
 The round trip checks that ``import-trf(export-trf(log, r))`` gives the log's standings digest after
 every round r.
 
-Run: ``.venv/bin/python -m bench.c07_differential [--simulated 200]`` (prints counts per tie-break,
-every difference class, round-trip and gacrux status counts, and CPU seconds per event).
+Run: ``.venv/bin/python -m bench.c07_differential [--simulated 200]`` (prints the CPU of export and
+import of Samarkand as ratios to its replay, counts per tie-break, every difference class, round-trip
+and gacrux status counts, and CPU seconds per event).
 """
 from __future__ import annotations
 
@@ -213,12 +214,30 @@ def real_events() -> list[tuple[str, list]]:
     return out
 
 
+def export_speed(events: list, runs: int = 5) -> str:
+    """CPU seconds of ``export_trf`` and of ``load_trf`` of one whole tournament, each as a ratio to
+    ``replay`` of the same log measured in the same run (the baseline: what the CLI does anyway)."""
+    def cpu(fn) -> float:
+        best = float("inf")
+        for _ in range(runs):
+            t = time.process_time()
+            fn()
+            best = min(best, time.process_time() - t)
+        return best
+
+    text = export_trf(events)
+    base, out, back = cpu(lambda: replay(events)), cpu(lambda: export_trf(events)), cpu(lambda: load_trf(text))
+    return (f"replay {base:.3f} s CPU; export_trf {out:.3f} s ({out / base:.2f} x replay); "
+            f"load_trf {back:.3f} s ({back / base:.2f} x replay)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--simulated", type=int, default=200, help="simulated tournaments (default 200)")
     args = parser.parse_args()
     total, statuses, trips = Tally(), Counter(), Counter()
     runs = real_events() + [(f"sim-{s}", simulated_events(s)) for s in range(args.simulated)]
+    print(f"{runs[0][0]}: {export_speed(runs[0][1])}")
     cpu = time.process_time()
     for name, events in runs:
         tally, status = compare_event(name, events)
