@@ -12,8 +12,9 @@ result corrected later counts in every round, on both sides). A difference is cl
 The round trip checks that ``import-trf(export-trf(log, r))`` gives the log's standings digest after
 every round r.
 
-Run: ``.venv/bin/python -m bench.c07_differential [--simulated 200]`` (prints counts per tie-break,
-every difference class, round-trip and gacrux status counts, and CPU seconds per event).
+Run: ``.venv/bin/python -m bench.c07_differential [--simulated 200]`` (prints the CPU of export and
+import of Samarkand as ratios to its replay, counts per tie-break, every difference class, round-trip
+and gacrux status counts, and CPU seconds per event).
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022, RuleProfile
 VALUE_CODES = ["MPTS", "GPTS", "MPVGP", "WIN", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "EMMSB/C1", "EMGSB/C1", "EGGSB/C1",
                "EMGSB/C1/P", "BH:MP", "BH:GP", "BH:MP/C1", "BH:GP/C1", "BH:MP/M1", "BH:MP/C1/P", "FB:MP", "BC"]
 ALONE_CODES = ["SSSC"]  # run one by one: gacrux 1.11.65 divides by zero in SSSC when floor(2 x round / 4) is 0
-RANK_CODES = ["EDE", "EDET", "EDEB", "TBR", "BBE"]
+RANK_CODES = ["EDE", "EDET", "EDEB", "EDEBT", "EDEBB", "TBR", "BBE"]
 UNEXPLAINED = "UNEXPLAINED"
 GACRUX_FAILS = "gacrux fails (DivisionUndefined)"
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -87,6 +88,7 @@ def gacrux_run(tournament: dict, rnd: int, codes: list[str]) -> dict[int, tuple[
 
 SSSC_ROUNDS = "13.4 factor on the rounds so far, rounded to 0.01 (gacrux) v the tournament's rounds (ours)"
 OWN_MATCH = "13.3.2 art. 12 on the boards of the two teams' own match (gacrux) v of all their matches (ours)"
+BC_HIGHER = "13.3.2 own match, and BC higher first (gacrux) v lower first (ours, C.07 12.1)"
 
 
 def classify(code: str, history: History, team: str, ours: Any, theirs: Any, ctx: C07Context,
@@ -100,11 +102,18 @@ def classify(code: str, history: History, team: str, ours: Any, theirs: Any, ctx
         factor = Decimal(p.match_points.win * history.through_round // p.boards)
         model = (ctx.gp[team] + ctx.value("BH:MP", team) / factor).quantize(Decimal(".01"), rounding=ROUND_HALF_UP) if factor else None
         return SSSC_ROUNDS if model == theirs else UNEXPLAINED
-    if code in ("EDET (rank)", "EDEB (rank)") and their_ranks is not None:
-        group = [t for t in history.teams if ctx.rounds.total(t, "MP") == ctx.rounds.total(team, "MP")]
+    if code.startswith("EDE") and code != "EDE (rank)" and their_ranks is not None:
+        tied = [t for t in history.teams if ctx.rounds.total(t, "MP") == ctx.rounds.total(team, "MP")]
+        ede = ctx.group_values("EDE", tied)  # the teams the direct encounter leaves tied with ``team``
+        group = [t for t in tied if ede[t] == ede[team]]
         if len(group) == 2:
             other = next(t for t in group if t != team)
-            return OWN_MATCH if own_match_order(ctx, code[:4], team, other) == _sign(their_ranks[other] - their_ranks[team]) else UNEXPLAINED
+            name, theirs_order = code.split(" ")[0], _sign(their_ranks[other] - their_ranks[team])
+            if own_match_order(ctx, name, team, other) == theirs_order:
+                return OWN_MATCH
+            if own_match_order(ctx, name, team, other, bc_higher_first=True) == theirs_order:
+                return BC_HIGHER
+            return UNEXPLAINED
     return UNEXPLAINED
 
 
@@ -112,10 +121,12 @@ def _sign(x: Any) -> int:
     return (x > 0) - (x < 0)
 
 
-def own_match_order(ctx: C07Context, code: str, team: str, other: str) -> int:
+def own_match_order(ctx: C07Context, code: str, team: str, other: str, bc_higher_first: bool = False) -> int:
     """gacrux's 13.3.2 reading: 1 if ``team`` ranks above ``other`` (-1 below, 0 tied) by DE on MP, then
-    GP, then the art. 12 key of ``code`` (EDET: TBR, EDEB: BBE) over the boards of their own matches."""
+    GP, then the art. 12 keys of ``code`` (EDET: TBR, EDEB: BBE, EDEBT: BC and TBR, EDEBB: BC and BBE)
+    over the boards of their own matches; ``bc_higher_first`` reads BC higher first (against 12.1)."""
     from processors.scoring import board_points
+    from projections.standings.board_count import board_count, bottom_board_elimination, top_board_results
 
     meetings = [tr for tr in ctx.history.team_rounds(team) if tr.opponent == other and tr.kind == "played"]
     for score in ("mp", "gp"):
@@ -130,11 +141,17 @@ def own_match_order(ctx: C07Context, code: str, team: str, other: str) -> int:
             h, a, _ = board_points(result, board)
             per[team][board - 1] += h if home == team else a
             per[other][board - 1] += a if home == team else h
-    from projections.standings.board_count import bottom_board_elimination, top_board_results
-
-    key = top_board_results if code == "EDET" else bottom_board_elimination
-    a, b = key(per[team]), key(per[other])
-    return (a > b) - (a < b)
+    keys = {"EDET": ["TBR"], "EDEB": ["BBE"], "EDEBT": ["BC", "TBR"], "EDEBB": ["BC", "BBE"]}[code]
+    for key in keys:
+        if key == "BC":
+            a, b = board_count(per[team]), board_count(per[other])
+            a, b = (a, b) if bc_higher_first else (-a, -b)
+        else:
+            fn = top_board_results if key == "TBR" else bottom_board_elimination
+            a, b = fn(per[team]), fn(per[other])
+        if a != b:
+            return (a > b) - (a < b)
+    return 0
 
 
 def compare_event(name: str, events: list, profile: RuleProfile | None = None) -> tuple[Tally, int]:
@@ -211,12 +228,30 @@ def real_events() -> list[tuple[str, list]]:
     return out
 
 
+def export_speed(events: list, runs: int = 5) -> str:
+    """CPU seconds of ``export_trf`` and of ``load_trf`` of one whole tournament, each as a ratio to
+    ``replay`` of the same log measured in the same run (the baseline: what the CLI does anyway)."""
+    def cpu(fn) -> float:
+        best = float("inf")
+        for _ in range(runs):
+            t = time.process_time()
+            fn()
+            best = min(best, time.process_time() - t)
+        return best
+
+    text = export_trf(events)
+    base, out, back = cpu(lambda: replay(events)), cpu(lambda: export_trf(events)), cpu(lambda: load_trf(text))
+    return (f"replay {base:.3f} s CPU; export_trf {out:.3f} s ({out / base:.2f} x replay); "
+            f"load_trf {back:.3f} s ({back / base:.2f} x replay)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--simulated", type=int, default=200, help="simulated tournaments (default 200)")
     args = parser.parse_args()
     total, statuses, trips = Tally(), Counter(), Counter()
     runs = real_events() + [(f"sim-{s}", simulated_events(s)) for s in range(args.simulated)]
+    print(f"{runs[0][0]}: {export_speed(runs[0][1])}")
     cpu = time.process_time()
     for name, events in runs:
         tally, status = compare_event(name, events)

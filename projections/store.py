@@ -36,6 +36,7 @@ from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
 from projections.replay import ReplayResult, RoundStandings, replay
 from projections.seeding import tournament_pairing_numbers
+from projections.standings.catalogue import value_text
 from schemas.canonical import canonical_json, text_digest
 from schemas.chain import chain_next, chain_start
 from schemas.events import parse_event
@@ -172,7 +173,7 @@ def standings_rows(tid: str, st: RoundStandings) -> list[dict[str, Any]]:
 def _tiebreaks_text(values: tuple[tuple[str, Decimal], ...]) -> str:
     """The ``tiebreaks`` column of ``(name, value)`` pairs. Cached: the projection worker writes
     the rows after every batch, and most teams' values did not change."""
-    return json.dumps({k: fmt_points(v) for k, v in values}, sort_keys=True)
+    return json.dumps({k: value_text(v) for k, v in values}, sort_keys=True)
 
 
 def standings_document_row(tid: str, st: RoundStandings) -> dict[str, Any]:

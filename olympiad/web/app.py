@@ -78,7 +78,7 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
                 return None
             st = snap.standings[snap.last_round]
             update = StandingsUpdate(snap.state.tournament_id, backend.seq, st.round, st.complete, st.digest,
-                                     compact_rows(st.document["rows"]))
+                                     compact_rows(st.document["rows"], snap.state.profile.tiebreaks))
         return sse_message("standings", update.payload(), update.seq)
 
     async def keep_alive() -> None:

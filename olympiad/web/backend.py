@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from processors.tournament import TournamentState
+from projections.standings.decided_by import decided_by_documents
 
 
 class StandingsDocument(Protocol):
@@ -90,10 +91,15 @@ class StandingsUpdate:
 STREAM_FIELDS = ("rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks")
 
 
-def compact_rows(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def compact_rows(rows: Iterable[Mapping[str, Any]], tiebreaks: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """Standings document rows (``document["rows"]``, or the rows of a ``StandingsUpdated``) as the
-    stream carries them: ``STREAM_FIELDS`` only. Raises ``KeyError`` for a row missing one."""
-    return [{k: row[k] for k in STREAM_FIELDS} for row in rows]
+    stream carries them: ``STREAM_FIELDS`` only, and with the profile's ``tiebreaks`` each row's
+    ``decided_by`` (``projections.standings.decided_by``). Raises ``KeyError`` for a row missing one."""
+    out = [{k: row[k] for k in STREAM_FIELDS} for row in rows]
+    if tiebreaks is not None:
+        for row, by in zip(out, decided_by_documents(out, tiebreaks)):
+            row["decided_by"] = by
+    return out
 
 
 def frozen_copy(state: TournamentState) -> TournamentState:

@@ -118,6 +118,8 @@ class ScoreboardRow(BaseModel):
 
 class StandingRow(ScoreboardRow):
     breakdown: list[Element] = Field(description="per-round, per-opponent elements the tie-breaks sum")
+    decided_by: Optional[str] = Field(default=None, description='the key that puts the row below the row above ("MP", a '
+                                      'tie-break, or "equal on every key, shared place"); none for the first row')
 
 
 class Standings(BaseModel):

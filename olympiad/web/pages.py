@@ -43,6 +43,9 @@ def _standings_rows(rows: list[dict[str, Any]], columns: list[dict[str, str]], t
                              f'href="/teams/{escape(r["team_id"])}?t={escape(tid)}">↗</a></td>')
             elif key == "federation":
                 cells.append(f'<td class="fed">{escape(text)}</td>')
+            elif key == "decided_by":
+                shown = "= shared" if text == "equal on every key, shared place" else text
+                cells.append(f'<td class="by" title="the key that puts the row below the one above">{escape(shown)}</td>')
             elif key in NUMERIC:
                 cells.append(f'<td class="num {key}" data-value="{escape(text)}">{text}</td>')
             else:

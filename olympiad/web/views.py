@@ -17,6 +17,7 @@ from projections.history import build_history
 from projections.scoreboard import scoreboard
 from projections.seeding import tournament_pairing_numbers
 from projections.standings.columns import standings_columns
+from projections.standings.decided_by import decided_by_documents
 from olympiad.web.backend import Snapshot
 from schemas.events import RESULT_CODES
 from schemas.points import fmt_points
@@ -121,10 +122,13 @@ def preview_view(state: TournamentState, rnd: int, table: int, entered: Mapping[
 
 def standings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
     """The standings after round ``rnd``: the canonical document (rows with every tie-break value
-    and its per-opponent breakdown) plus its SHA-256 digest and the tie-break order."""
+    and its per-opponent breakdown) plus its SHA-256 digest and the tie-break order; each row also
+    names the key that puts it below the row above (``decided_by``, not part of the digested document)."""
     st = _standings(snap, rnd)
     tiebreaks = snap.state.profile.tiebreaks
-    return {**st.document, "digest": st.digest, "tiebreaks": list(tiebreaks), "columns": standings_columns(tiebreaks)}
+    rows = [{**row, "decided_by": by} for row, by in zip(st.document["rows"], decided_by_documents(st.document["rows"], tiebreaks))]
+    return {**st.document, "rows": rows, "digest": st.digest, "tiebreaks": list(tiebreaks),
+            "columns": standings_columns(tiebreaks)}
 
 
 def scoreboard_view(snap: Snapshot) -> dict[str, Any]:
@@ -138,8 +142,10 @@ def scoreboard_view(snap: Snapshot) -> dict[str, Any]:
         "round": board.round, "based_on": board.based_on, "decided": board.decided, "tables": board.tables,
         "provisional": board.provisional, "label": board.label, "digest": st.digest if st else None,
         "columns": standings_columns(snap.state.profile.tiebreaks), "closed_rounds": closed,
-        "rows": [{k: r[k] for k in ("rank", "pairing_number", "team_id", "name", "federation", "mp", "gp", "tiebreaks",
-                                    "record")} for r in st.document["rows"]] if st else [],
+        "rows": [{**{k: r[k] for k in ("rank", "pairing_number", "team_id", "name", "federation", "mp", "gp", "tiebreaks",
+                                       "record")}, "decided_by": by}
+                 for r, by in zip(st.document["rows"], decided_by_documents(st.document["rows"], snap.state.profile.tiebreaks))]
+                if st else [],
     }
 
 

@@ -17,7 +17,8 @@ How the records become matches (../shared/spec/trf-teams.md §1.2-1.4):
   gets ``+/-`` or ``-/+`` and the empty side's name is ``no player``.
 
 Read tolerantly: CR, LF or CRLF line ends; UTF-8, else Latin-1; ``362`` and ``299`` spacing
-variants (trf-teams.md §1.4 traps 1-2); ``###`` comments. The product's own ``### olympiad-events``
+variants (trf-teams.md §1.4 traps 1-2; a ``299`` that only restates the forfeit values is accepted,
+any other abnormal points assignment refused: no event represents one); ``###`` comments. The product's own ``### olympiad-events``
 lines give back the tournament id, the exact rule profile, and team ids and federations; without them
 the tournament id comes from the argument or the ``012`` name, the profile is ``olympiad-2022``'s
 pairing switches with C.07 2026 unplayed rounds (``dummy-2026``) and the file's rounds (``142``), boards (``352``), match points (``362``), PAB award (``320``) and
@@ -48,7 +49,7 @@ class TrfError(ValueError):
 
     def __init__(self, message: str, *, line: int = 0, record: str = "", rule: str = "TRF-2026"):
         where = f"line {line}: record {record}: " if line else (f"record {record}: " if record else "")
-        super().__init__(f"{where}{message} [rule: {rule}]")
+        super().__init__(f"{where}{message}" + (f" [rule: {rule}]" if rule else ""))  # rule "": the message names it
         self.line, self.record, self.rule = line, record, rule
 
 
@@ -137,6 +138,7 @@ def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
                                            source="TRF import")]
     for entry in _entries(teams, players, profile.boards, profile.reserves):
         events.append(TeamRegistered(event_id=f"{tid}/team/{entry['team_id']}", tournament_id=tid, **entry))
+    _abnormal_points(f, profile)
     byes = _byes(f, teams)
     orders = _lineups(f)
     forfeited = _forfeited(f)
@@ -288,9 +290,29 @@ def _profile(f: _File) -> RuleProfile:
             try:
                 update["tiebreaks"] = standings_codes(codes)
             except ValueError as exc:
-                raise TrfError(str(exc), line=f.records[tag][0][0], record=tag, rule="C.07 2026 art. 5") from None
+                raise TrfError(str(exc), line=f.records[tag][0][0], record=tag, rule="") from None
             break
     return OLYMPIAD_2022.model_copy(update=update)
+
+
+def _abnormal_points(f: _File, profile: RuleProfile) -> None:
+    """299 records, read in the table's columns or Sharly's (one column left: trf-teams.md §1.4 trap 1)
+    by their blank-separated fields: type, MP, GP, round, IDs. A record that restates what the profile
+    gives anyway (``+``/``-`` forfeit values without round or team: win MP with every board, or 0 and 0)
+    is accepted; any other assignment has no event to become and is refused."""
+    boards = Decimal(profile.boards)
+    for n, line in f.records.get("299", []):
+        kind = line[4:5]
+        fields = line[5:].split()
+        try:
+            mp, gp = Decimal(fields[0]), Decimal(fields[1])
+        except (IndexError, ArithmeticError):
+            raise TrfError("expected the MP and GP of an abnormal points assignment", line=n, record="299") from None
+        restated = {"+": (Decimal(profile.match_points.win), boards), "-": (Decimal(profile.match_points.loss), Decimal(0))}
+        if len(fields) == 2 and restated.get(kind) == (mp, gp):
+            continue
+        raise TrfError(f"an abnormal points assignment ({line.strip()!r}) has no event in this product; correct the results "
+                       "or the profile instead", line=n, record="299", rule="TRF-2026 299 abnormal points")
 
 
 def _byes(f: _File, teams: dict[int, _Team]) -> dict[int, int]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from projections.history import History
 from projections.standings import compute_standings
+from projections.standings.ranking import tiebreak_sort_key
 from schemas.profile import RuleProfile
 
 DOWN, UP = "down", "up"
@@ -35,7 +36,7 @@ def order_keys(history: History, profile: RuleProfile, rnd: int, score: dict[str
         return {t: (-score[t], numbers[t]) for t in score}
     rows = {row.team_id: row for row in compute_standings(history, profile)}
     return {
-        t: (-score[t], *(-rows[t].tiebreaks[name] for name in profile.tiebreaks), numbers[t]) for t in score
+        t: (-score[t], *(tiebreak_sort_key(name, rows[t].tiebreaks[name]) for name in profile.tiebreaks), numbers[t]) for t in score
     }
 
 

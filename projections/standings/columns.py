@@ -15,9 +15,11 @@ FIXED = (("rank", "Rk"), ("pairing_number", "SNo"), ("name", "Team"), ("federati
 
 def standings_columns(tiebreaks: Sequence[str]) -> list[dict[str, str]]:
     """``[{"key", "label"}, ...]``: the fixed columns, then each tie-break of ``tiebreaks`` (the
-    profile's order), then GP if the profile does not rank by it."""
+    profile's order), then GP if the profile does not rank by it, then "decided by" (the key that
+    puts a row below the one above: ``projections.standings.decided_by``)."""
     extra = list(tiebreaks) + ([] if "GP" in tiebreaks else ["GP"])
-    return [{"key": k, "label": label} for k, label in FIXED] + [{"key": t, "label": t} for t in extra]
+    return ([{"key": k, "label": label} for k, label in FIXED] + [{"key": t, "label": t} for t in extra]
+            + [{"key": "decided_by", "label": "decided by"}])
 
 
 def cell(row: Mapping[str, Any], key: str) -> str:

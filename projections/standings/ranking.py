@@ -180,6 +180,12 @@ def _sort_key(value: Any, higher_first: bool) -> Any:
     return -value if higher_first else value
 
 
+def tiebreak_sort_key(name: str, value: Any) -> Any:
+    """A tie-break value as an ascending sort key: negated where higher ranks first (every tie-break
+    but BC, C.07 12.1), element by element for a tuple (TBR, BBE, the EDE family)."""
+    return _sort_key(value, name in OLYMPIAD_NAMES or higher_is_better(parse_tiebreak(name)))
+
+
 def _c07_standings(history: History, profile: RuleProfile, mp_total: dict[str, int]) -> list[StandingRow]:
     """Standings of a profile with C.07 codes: MP, then each tie-break in turn on the teams still tied
     (C.07 2026 art. 4.2), type A ones computed on that group; then the pairing number."""

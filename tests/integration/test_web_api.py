@@ -228,7 +228,10 @@ def test_entered_table_updates_standings_as_the_core_computes_them(served, event
     expected = replay(store.events()).rounds[11]  # the core, on exactly what was stored
     live = client.get(f"{BASE}/standings").json()
     assert live["digest"] == expected.digest
-    assert live["rows"] == expected.document["rows"]
+    assert [{k: v for k, v in row.items() if k != "decided_by"} for row in live["rows"]] == expected.document["rows"]
+    from projections.standings.decided_by import decided_by_documents
+
+    assert [row["decided_by"] for row in live["rows"]] == decided_by_documents(expected.document["rows"], live["tiebreaks"])
     match = client.get(f"{BASE}/rounds/11/tables/3").json()
     assert [b["result"] for b in match["boards"]] == [b["result"] for b in results(events, 3)]
     assert all(b["event_id"].startswith(f"{TID}/r11/t3/b") for b in match["boards"])
@@ -321,7 +324,7 @@ def test_stream_sends_the_standings_then_one_update_per_write(events):
             event, seq, first = message()
             assert (event, seq, first["round"], first["caused_by"]) == ("standings", "0", 3, [])
             assert first["digest"] == replay(store.events()).rounds[3].digest
-            assert set(first["rows"][0]) == {"rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks"}
+            assert set(first["rows"][0]) == {"rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks", "decided_by"}
 
             boards = [{"board": e.board, "result": e.result} for e in events
                       if e.type == "BoardResultRecorded" and e.round == 3 and e.table == 1]

@@ -196,3 +196,20 @@ def test_olympiad_names_are_their_c07_codes_under_the_olympiad_policy():
         history = build_history(state, r)
         a, b = compute_standings(history, OLYMPIAD_2022), compute_standings(history, coded)
         assert [(x.team_id, x.rank, tuple(x.tiebreaks.values())) for x in a] == [(y.team_id, y.rank, tuple(y.tiebreaks.values())) for y in b]
+
+
+def test_a_c07_profile_through_the_store_and_the_trf_round_trip():
+    """Tuple values (TBR, the EDE family) and BC's lower-first order go through the embedded store's read
+    models and a TRF round trip: T5 above T3 on TBR (board 1: the PAB's 1 against 0.5), T4 above T2 on EDET."""
+    from producers.importers.trf import load_trf
+    from projections.replay import replay
+    from projections.store import EventStore
+
+    profile = PROFILE.model_copy(update={"tiebreaks": ("EDET", "TBR", "EMGSB/C1", "BC")})
+    log = events(profile)
+    store = EventStore("sqlite://")
+    store.append(log)
+    standings = store.project().rounds[4]
+    assert [(r.team_id, r.rank) for r in standings.rows] == [("T1", 1), ("T4", 2), ("T2", 3), ("T5", 4), ("T3", 5)]
+    assert standings.document["rows"][0]["tiebreaks"]["TBR"] == "3/3.5"
+    assert replay(load_trf(export_trf(log))).rounds[4].digest == standings.digest

@@ -4,7 +4,7 @@
   S17), fed every board result with numbered players: ``MPTS``, ``EMGSB/C1`` (= OSB-C1), ``GPTS``,
   ``BH/C1`` under the C.07 rules its start-date switch picks (2026-03-01 rules for Samarkand 2026,
   2024-08-01 rules for Chennai 2022). Its input is its Chess-JSON; a check runs its own TRF-2026
-  reader on rounds 1-3 and gets the same values (the reader is too slow for 11 rounds).
+  reader on the ``export_trf`` file of rounds 1-3 and gets the same values.
 - ``tiebreak-core`` (PyPI 1.2.0, team module, fide-2026): ``EMGSB/C1`` and ``BH:MP/C1`` over the
   per-round MP/GP of our ``History``.
 
@@ -160,34 +160,13 @@ def c07_reading(profile: RuleProfile, rules: str) -> RuleProfile:
 
 # ---------------------------------------------------------------- gacrux: TRF-2026 and Chess-JSON
 
-_TRF_RESULT = {"1-0": "10", "0-1": "01", "1/2-1/2": "==", "+/-": "+-", "-/+": "-+", "-/-": "--"}
-_POINTS = {"1": Decimal(1), "0": Decimal(0), "=": Decimal("0.5"), "+": Decimal(1), "-": Decimal(0)}
+def gacrux_from_trf(events: list, start_date: str) -> tuple[dict, str]:
+    """gacrux's own reading of ``events`` exported as TRF-2026 (``projections.trf.export_trf``): the
+    tournament and its report on the 310 totals."""
+    from projections.trf import TrfHeader, export_trf
 
-
-def trf_text(f: Facts) -> str:
-    """TRF-2026 text: one 001 record per player, one 310 record per team with our MP and GP (gacrux
-    reports any disagreement with its own totals), the 320 record of the byes (1 MP, 2 GP)."""
-    games: dict[int, dict[int, tuple[int, str, str]]] = {}
-    for g in f.games:
-        for side, (me, other) in enumerate(((g.white, g.black), (g.black, g.white))):
-            games.setdefault(me, {})[g.round] = (other, "wb"[side], _TRF_RESULT[g.code][side])
-    lines = ["012 differential test", f"042 {f.start_date.replace('-', '/')}", f"142 {f.rounds}", "352 WBWB"]
-    for s, name in sorted(f.players.items()):
-        g = games.get(s, {})
-        points = sum((_POINTS[x[2]] for x in g.values()), Decimal(0))
-        head = f"001 {s:4d}      {name[:33]:<33} {0:4d} {'':3} {'':11} {'':10} {fmt_points(points):>4} {s:4d}"
-        lines.append(head + " " + "".join(f" {g[r][0]:4d} {g[r][1]} {g[r][2]} " if r in g else " " * 10 for r in range(1, f.through + 1)))
-    for tpn, (name, ids, mp, gp) in sorted(f.teams.items()):
-        lines.append(f"310 {tpn:3d} {name[:32]:<32} {'':5} {'':6} {mp:6.1f} {float(gp):6.1f} {'':3}  " + " ".join(f"{i:4d}" for i in ids))
-    if f.byes:
-        lines.append("320  1.0  2.0 " + " ".join(f"{f.byes.get(r, 0):3d}" for r in range(1, f.through + 1)))
-    return "\n".join(lines) + "\n"
-
-
-def gacrux_from_trf(f: Facts) -> tuple[dict, str]:
-    """gacrux's own reading of the TRF text: the tournament and its report on the 310 totals."""
     chess = gacrux_trf.trf2json()
-    chess.parse_file(trf_text(f), False)
+    chess.parse_file(export_trf(events, header=TrfHeader(start_date=start_date)), False)
     status = chess.chessjson["status"]
     assert status["code"] == 0, status
     return chess.get_tournament(1), status.get("info", "")
@@ -202,8 +181,9 @@ def chess_json(f: Facts) -> dict:
     """The same facts as gacrux's Chess-JSON tournament (its native input): games, and matches
     decided as its TRF reader decides them (games2matches: more board points wins; a match with no
     board played is unplayed and its loser scores "Z"). ``test_chess_json_reads_like_the_trf``
-    checks that gacrux gives the same values from both inputs. Used because gacrux's TRF reader is
-    quadratic in the number of games (about 25 s for one Samarkand file)."""
+    checks that gacrux gives the same values from both inputs. Kept because it is quicker than gacrux's
+    TRF reader (about 5 s for an exported Samarkand file); bench/c07_differential.py works on the
+    exported TRF files themselves."""
     score = copy.deepcopy(gacrux_json.chessjson().default_score)
     score["match"].update({"P": Decimal("1.0"), "PG": Decimal("2.0")})  # record 320: bye 1 MP, 2 GP
     team_of = {s: tpn for tpn, (_, ids, _, _) in f.teams.items() for s in ids}
@@ -498,8 +478,9 @@ def test_chess_json_reads_like_the_trf(event):
     and our Chess-JSON give the same values after rounds 1-3, and it finds the 310 totals (ours)
     equal to its own. Samarkand rounds 1-3 hold a whole-match forfeit, a double-forfeited board,
     single forfeits, absent teams and the bye."""
-    snap = snapshots([e for e in event_log(event) if getattr(e, "round", 1) <= 3], START[event])[-1]
-    from_trf, report = gacrux_from_trf(snap.facts)
+    first_rounds = [e for e in event_log(event) if getattr(e, "round", 1) <= 3]
+    snap = snapshots(first_rounds, START[event])[-1]
+    from_trf, report = gacrux_from_trf(first_rounds, START[event])
     assert "disagrees" not in report, report
     from_json = chess_json(snap.facts)
     for r in (1, 2, 3):

@@ -42,8 +42,11 @@
       el("th", { class: ["name", "federation"].includes(c.key) ? null : "num", dataset: { key: c.key } }, c.label))));
   }
 
-  const FIXED = { rank: "rk", pairing_number: "sno", games: "games", won: "won", drawn: "drawn", lost: "lost", mp: "mp" };
+  const FIXED = { rank: "rk", pairing_number: "sno", games: "games", won: "won", drawn: "drawn", lost: "lost", mp: "mp",
+                  decided_by: "by" };
   function value(r, key) {
+    // "decided by" comes with the rows, REST and stream alike (projections.standings.decided_by)
+    if (key === "decided_by") return r.decided_by === "equal on every key, shared place" ? "= shared" : r.decided_by || "";
     if (key in r.record) return r.record[key];
     if (key === "games") return r.record.won + r.record.drawn + r.record.lost;
     if (key === "GP" && !(key in r.tiebreaks)) return r.gp;
