@@ -36,7 +36,6 @@ fetch wait and aiokafka's 100 ms prefetch backoff otherwise add their delays to 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import os
@@ -51,6 +50,7 @@ from deploy import topics
 from processors import faust_transport
 from processors.tournament import RuleViolation, TournamentState
 from schemas.canonical import canonical_json
+from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import EventSchemaError, MatchResultDecided, parse_event
 
 log = logging.getLogger("olympiad.processors")
@@ -240,31 +240,6 @@ def match_result(state: TournamentState, event: Any) -> MatchResultDecided:
         home_mp=m.home_mp, away_mp=m.away_mp, boards_in=m.boards_in,
         status="complete" if m.complete else "in_progress",
     )
-
-
-MAX_COPY_BYTES = 16 * 1024  # of a refused message's value kept in its dead letter
-MAX_REASON_CHARS = 2000  # of a dead letter's reason (a schema error quotes the offending input)
-
-
-def dead_letter(origin: dict[str, Any], key: bytes | None, value: bytes | None, field: str, rule: str, reason: str) -> bytes:
-    """The dead-letter envelope (JSON bytes) of a refused message; ``origin`` = topic/partition/offset.
-
-    ``value`` is the refused message as text; one over ``MAX_COPY_BYTES`` is cut there and
-    ``truncated`` is true; ``value_sha256`` and ``value_bytes`` always name the whole message, so
-    an envelope stays within some 25 kB whatever was refused (the broker's 1 MB limit; a dead
-    letter that does not fit was lost before).
-    """
-    whole = value if value is not None else b""
-    copy = whole[:MAX_COPY_BYTES]
-    return json.dumps({
-        **origin,
-        "key": key[:MAX_COPY_BYTES // 16].decode("utf-8", "replace") if key is not None else None,
-        "value": copy.decode("utf-8", "replace") if value is not None else None,
-        "truncated": len(whole) > len(copy),
-        "value_bytes": len(whole),
-        "value_sha256": hashlib.sha256(whole).hexdigest(),
-        "field": field[:200], "rule": rule[:200], "reason": reason[:MAX_REASON_CHARS],
-    }, sort_keys=True).encode()
 
 
 # ---------------------------------------------------------------------------------- faust wiring
