@@ -13,6 +13,7 @@ match-results                ``T/round/table``           6           compacted: 
 standings                    ``T/round``                 3           compacted: latest per round
 pairings                     ``T/round``                 3           compacted: latest per round
 dead-letters                 key of the refused message  1           30 days
+verdicts                     ``T``                       3           7 days
 ===========================  ==========================  ==========  ============================
 
 Inputs: ``tournament-events`` carries TournamentCreated, TeamRegistered, RoundPaired,
@@ -27,7 +28,12 @@ Processors (``processors.app``): every accepted event is appended to ``tournamen
 order it was accepted: the Kafka form of the embedded event log, what the projection worker and
 auditors read from offset 0. ``match-results`` carries MatchResultDecided; ``standings``
 StandingsUpdated; ``pairings`` PairingProposed; ``dead-letters`` a JSON envelope ``{"topic",
-"partition", "offset", "key", "value", "field", "rule", "reason"}`` for every refused message.
+"partition", "offset", "key", "value", "field", "rule", "reason"}`` for every refused message;
+``verdicts`` the decision on every command (``schemas.commands``) that carried a ``command_id``:
+``{"command_id", "accepted", "already_recorded", "event_ids", "field", "rule", "reason"}``.
+
+Commands travel on the input topics too (``command_topic``): the processors decide them with
+``processors.deciders.handle``, the same function the CLI and the web app call in-process.
 
 ``OLYMPIAD_TOPIC_PREFIX`` (default empty) is put before every name, so that several pipelines (or
 test runs) share one cluster without reading each other's events.
@@ -67,22 +73,39 @@ STANDINGS = TopicSpec("standings", 3, "T/round", _COMPACTED)
 PAIRINGS = TopicSpec("pairings", 3, "T/round", _COMPACTED)
 DEAD_LETTERS = TopicSpec("dead-letters", 1, "key of the refused message",
                          {"cleanup.policy": "delete", "retention.ms": str(30 * DAY_MS)})
+VERDICTS = TopicSpec("verdicts", 3, "T", {"cleanup.policy": "delete", "retention.ms": str(7 * DAY_MS)})
 
 TOPICS: tuple[TopicSpec, ...] = (
     TOURNAMENT_EVENTS, BOARD_RESULTS, TOURNAMENT_LOG,
-    MATCH_RESULTS, STANDINGS, PAIRINGS, DEAD_LETTERS,
+    MATCH_RESULTS, STANDINGS, PAIRINGS, DEAD_LETTERS, VERDICTS,
 )
 
 # Which topic an input event type is published to (derived events are published by the pipeline).
 INPUT_TOPIC_OF: dict[str, TopicSpec] = {
     "TournamentCreated": TOURNAMENT_EVENTS,
     "TeamRegistered": TOURNAMENT_EVENTS,
+    "RosterChanged": TOURNAMENT_EVENTS,
+    "StartingRanksSet": TOURNAMENT_EVENTS,
+    "LineupSubmitted": TOURNAMENT_EVENTS,
+    "AbsenceAnnounced": TOURNAMENT_EVENTS,
+    "PairingProposed": TOURNAMENT_EVENTS,
+    "PairingAmended": TOURNAMENT_EVENTS,
     "RoundPaired": TOURNAMENT_EVENTS,
     "TeamWithdrawn": TOURNAMENT_EVENTS,
+    "RoundClosed": TOURNAMENT_EVENTS,
     "BoardResultRecorded": BOARD_RESULTS,
     "BoardResultCorrected": BOARD_RESULTS,
     "MatchForfeited": BOARD_RESULTS,
 }
+
+# Which input topic a command travels on: the commands about boards beside the board results
+# (one order with them per tournament), every other command beside the tournament's structure.
+BOARD_COMMANDS: frozenset[str] = frozenset({"RecordResult", "RecordResults", "RecordForfeit", "CorrectResult"})
+
+
+def command_topic(command: object) -> TopicSpec:
+    """The input topic of ``command`` (a ``schemas.commands`` model); its key is its tournament id."""
+    return BOARD_RESULTS if command.command in BOARD_COMMANDS else TOURNAMENT_EVENTS  # type: ignore[attr-defined]
 
 
 # The input events about the boards of a table: what folds into a match result.

@@ -48,10 +48,13 @@ import faust
 
 from deploy import topics
 from processors import faust_transport
+from processors.deciders import handle
 from processors.tournament import RuleViolation, TournamentState
 from schemas.canonical import canonical_json
+from schemas.commands import parse_command
 from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import EventSchemaError, MatchResultDecided, parse_event
+from schemas.limits import MessageTooLarge, load_message
 
 log = logging.getLogger("olympiad.processors")
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,21 +62,34 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the judge decided about one message.
+    """What the judge decided about one message: an input event, or a command.
 
-    Accepted: ``event`` is set (also for a duplicate), ``match`` is the folded match result of a
-    new board-level event. Refused: ``field``, ``rule`` and ``reason`` say why.
+    Accepted: ``events`` holds the events to append to ``tournament-log`` (for a duplicate or an
+    identical retry, the events already held: re-appending them is harmless), ``matches`` the
+    folded match results of the tables they touched, ``already_recorded`` whether nothing was
+    new. Refused: ``field``, ``rule`` and ``reason`` say why. ``command_id``: the command's, if
+    it had one (its verdict goes to the ``verdicts`` topic).
     """
 
-    event: Any = None
-    match: MatchResultDecided | None = None
+    events: tuple[Any, ...] = ()
+    matches: tuple[MatchResultDecided, ...] = ()
     field: str = ""
     rule: str = ""
     reason: str = ""
+    command_id: str | None = None
+    already_recorded: bool = False
+    accepted: bool = False
 
     @property
-    def accepted(self) -> bool:
-        return self.event is not None
+    def event(self) -> Any:
+        """The (first) event accepted, or None."""
+        return self.events[0] if self.events else None
+
+    def message(self) -> dict[str, Any]:
+        """The ``verdicts`` topic's JSON body of this verdict."""
+        return {"command_id": self.command_id, "accepted": self.accepted, "already_recorded": self.already_recorded,
+                "event_ids": [e.event_id for e in self.events], "field": self.field, "rule": self.rule,
+                "reason": self.reason}
 
 
 class Judge:
@@ -121,31 +137,47 @@ class Judge:
         return self.states[tournament_id]
 
     def judge(self, raw: bytes, key: bytes | None = None) -> Verdict:
-        """Parse and judge one raw message value; an accepted new event is held for ``commit``.
+        """Parse and judge one raw message value: an input event (``TournamentState.apply``, the
+        event rules) or a command (``processors.deciders.handle``); accepted new events are held
+        for ``commit``.
 
-        ``key``: the message key, if the message came from Kafka; it must be the event's
-        tournament id (``deploy.topics.input_key``), else the tournament's events could be split
-        between partitions, hence between processor instances and out of order.
+        ``key``: the message key, if the message came from Kafka; it must be the tournament id
+        (``deploy.topics.input_key``), else the tournament's events could be split between
+        partitions, hence between processor instances and out of order.
         """
         try:
-            event = parse_event(raw)
-        except EventSchemaError as exc:
-            return Verdict(field=exc.field, rule=exc.rule, reason=str(exc))
-        if event.type not in topics.INPUT_TOPIC_OF:
-            return Verdict(field="type", rule="input events", reason=f"{event.type} is derived, not an input event")
-        if key is not None and key != topics.input_key(event).encode():
-            return Verdict(field="key", rule="input events are keyed by tournament id",
-                           reason=f"message key {key.decode('utf-8', 'replace')!r} is not the tournament id {event.tournament_id!r}")
-        state = self.state(event.tournament_id)
+            body = load_message(raw)
+        except MessageTooLarge as exc:
+            return Verdict(field="(message)", rule="input size limits", reason=str(exc))
+        except ValueError as exc:
+            return Verdict(field="(line)", rule="JSON syntax", reason=f"malformed JSON: {exc} [rule: JSON syntax]")
+        is_command = isinstance(body, dict) and "command" in body
         try:
-            new = state.apply(event)
+            item = parse_command(body) if is_command else parse_event(body)
+        except EventSchemaError as exc:
+            command_id = body.get("command_id") if is_command and isinstance(body.get("command_id"), str) else None
+            return Verdict(field=exc.field, rule=exc.rule, reason=str(exc), command_id=command_id)
+        command_id = item.command_id if is_command else None
+        if not is_command and item.type not in topics.INPUT_TOPIC_OF:
+            return Verdict(field="type", rule="input events", reason=f"{item.type} is derived, not an input event")
+        if key is not None and key != item.tournament_id.encode():
+            return Verdict(field="key", rule="input events are keyed by tournament id", command_id=command_id,
+                           reason=f"message key {key.decode('utf-8', 'replace')!r} is not the tournament id {item.tournament_id!r}")
+        state = self.state(item.tournament_id)
+        try:
+            if is_command:
+                decision = handle(state, item)
+                fresh, events = decision.events, decision.events or decision.recorded
+            else:
+                fresh = (item,) if state.apply(item) else ()
+                events = (item,)
         except RuleViolation as exc:
-            return Verdict(field=exc.field, rule=exc.rule, reason=str(exc))
-        if not new:
-            return Verdict(event=event)
-        self.pending.setdefault(event.tournament_id, []).append(canonical_json(event))
-        match = match_result(state, event) if event.type in topics.BOARD_LEVEL else None
-        return Verdict(event=event, match=match)
+            return Verdict(field=exc.field, rule=exc.rule, reason=str(exc), command_id=command_id)
+        pending = self.pending.setdefault(item.tournament_id, [])
+        pending.extend(canonical_json(e) for e in fresh)
+        matches = {(e.round, e.table): e for e in fresh if e.type in topics.BOARD_LEVEL}
+        return Verdict(events=tuple(events), matches=tuple(match_result(state, e) for e in matches.values()),
+                       command_id=command_id, already_recorded=not fresh, accepted=True)
 
     def commit(self) -> dict[str, tuple[str, str]]:
         """The store entries of the events accepted since the last commit: ``{T: (key, value)}``, one
@@ -372,13 +404,16 @@ async def judge_batch(batch: list[Any]) -> None:
             log.warning("dead letter %s:%s:%s: %s [rule: %s]", msg.topic, msg.partition, msg.offset, verdict.reason[:MAX_REASON_CHARS], verdict.rule)
             await outbox.add(topics.DEAD_LETTERS, event.key, dead_letter(
                 origin, event.key, event.value, verdict.field, verdict.rule, verdict.reason))
+            if verdict.command_id is not None and event.key is not None:
+                await outbox.add(topics.VERDICTS, event.key, json.dumps(verdict.message(), sort_keys=True).encode())
             continue
-        accepted = verdict.event
-        partitions[accepted.tournament_id] = msg.partition
-        await outbox.add(topics.TOURNAMENT_LOG, accepted.tournament_id.encode(), canonical_json(accepted).encode())
-        if verdict.match is not None:
-            m = verdict.match
+        for accepted in verdict.events:
+            partitions[accepted.tournament_id] = msg.partition
+            await outbox.add(topics.TOURNAMENT_LOG, accepted.tournament_id.encode(), canonical_json(accepted).encode())
+        for m in verdict.matches:
             matches[topics.table_key(m.tournament_id, m.round, m.table)] = m
+        if verdict.command_id is not None:
+            await outbox.add(topics.VERDICTS, event.key, json.dumps(verdict.message(), sort_keys=True).encode())
     for tid, (key, value) in JUDGE.commit().items():
         # faust would put a table write on the partition of the stream's current event, which in
         # a batch may be another tournament's: the changelog partition must be the tournament's,

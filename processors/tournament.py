@@ -1,20 +1,34 @@
-"""The tournament aggregate: validates each event against what came before, then applies it.
+"""The tournament state and ``evolve``: what the log's facts add up to, with no rule checks.
 
-Pure code over plain data. The embedded store, the faust processors and the replay all feed
-events through ``TournamentState.apply``; an event that breaks a rule raises ``RuleViolation``
-naming the field and the rule, and leaves the state unchanged.
+Pure code over plain data. An event in a log was decided once, when it was accepted (by a
+command's decider, ``processors.deciders``, or by the event rules of ``processors.rules`` for
+imported facts); every later load of the log (the event store, the processors after a restart,
+the projection worker, the web app, replay) only evolves the state from it. So a rule tightened
+in a later release never makes a stored log unloadable.
+
+``TournamentState.apply`` is the door for an event that comes from outside (an importer, a
+published data set, a terminal's event): ``processors.rules.check_event`` judges it, then it
+evolves the state.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from processors.scoring import MatchOutcome, fold_match
 from schemas.events import (
+    AbsenceAnnounced,
     BoardResultCorrected,
     BoardResultRecorded,
+    LineupSubmitted,
     MatchForfeited,
+    PairingAmended,
+    PairingProposed,
+    RosterChanged,
+    RoundClosed,
     RoundPaired,
+    StartingRanksSet,
     Table,
     TeamRegistered,
     TeamWithdrawn,
@@ -24,10 +38,10 @@ from schemas.profile import RuleProfile
 
 
 class RuleViolation(ValueError):
-    """An event refused by a tournament rule.
+    """An event or a command refused by a tournament rule.
 
-    ``field`` is the offending event field, ``rule`` a short name of the rule broken; the
-    message says what was expected.
+    ``field`` is the offending field, ``rule`` a short name of the rule broken; the message
+    says what was expected.
     """
 
     def __init__(self, message: str, *, field: str, rule: str):
@@ -37,26 +51,36 @@ class RuleViolation(ValueError):
         self.event_id: str | None = None  # set by whoever knows which event broke the rule
 
 
-BoardKey = tuple[int, int, int]  # (round, table, board)
+BoardKey = tuple[int, int, int]  # (round, table, board); board 0: a whole-match forfeit
 
 
 @dataclass
 class TournamentState:
-    """Everything the rules need to judge the next event of one tournament.
+    """Everything the rules need to judge the next command or event of one tournament.
 
     ``results[(round, table, board)] = (event_id, code)`` holds the current result of each
     board (corrections replace it); ``applied`` holds every event by its id: a second copy of an
-    event is a no-op, a different event under a used id is refused.
+    event is a no-op, a different event under a used id is refused. ``entered[team]`` is the
+    first round a team plays (a late entry: after round 1); ``lineups[(round, team)]`` the board
+    orders of its four players; ``absences[round]`` the teams that announced they will not play;
+    ``proposals[round]`` the latest proposed or amended pairing not yet published;
+    ``closed[round]`` the official standings digest of a closed round.
     """
 
     tournament_id: str | None = None
     created: TournamentCreated | None = None
     teams: dict[str, TeamRegistered] = field(default_factory=dict)
+    entered: dict[str, int] = field(default_factory=dict)
+    starting_ranks: tuple[str, ...] | None = None
     rounds: dict[int, RoundPaired] = field(default_factory=dict)
     tables: dict[tuple[int, int], Table] = field(default_factory=dict)
     results: dict[BoardKey, tuple[str, str]] = field(default_factory=dict)
     result_history: dict[str, BoardKey] = field(default_factory=dict)
     withdrawn: dict[str, int] = field(default_factory=dict)
+    lineups: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict)
+    absences: dict[int, dict[str, str]] = field(default_factory=dict)
+    proposals: dict[int, PairingProposed | PairingAmended] = field(default_factory=dict)
+    closed: dict[int, str] = field(default_factory=dict)
     applied: dict[str, Any] = field(default_factory=dict)  # event id -> the event, to tell a copy from a reuse
     # Folded tables, dropped whenever one of their boards changes (standings read them per round).
     _matches: dict[tuple[int, int], MatchOutcome] = field(default_factory=dict, repr=False)
@@ -67,166 +91,120 @@ class TournamentState:
             raise RuleViolation("no TournamentCreated event yet", field="tournament_id", rule="tournament exists")
         return self.created.profile
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, event: Any) -> bool:
-        """Validate and apply one event. Returns False for a duplicate (already applied) event.
+    @property
+    def last_round(self) -> int:
+        """The last published round (0 before round 1 is published)."""
+        return max(self.rounds, default=0)
 
-        Raises ``RuleViolation`` if the event breaks a rule; the state is then unchanged.
+    def fork(self) -> "TournamentState":
+        """A copy to try events on: its tables of facts are copies (the events in them are
+        immutable and shared), so evolving it leaves this state as it is. Costs a copy of each
+        dict, not of the events (a deep copy of an Olympiad's state is ~100x slower)."""
+        clone = copy.copy(self)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, dict):
+                setattr(clone, f.name, {k: dict(v) if isinstance(v, dict) else v for k, v in value.items()})
+        return clone
+
+    # ------------------------------------------------------------------ doors and evolve
+    def apply(self, event: Any) -> bool:
+        """Judge an event that comes from outside (``processors.rules.check_event``) and evolve.
+
+        Returns False for a copy of an event already applied. Raises ``RuleViolation`` if the
+        event breaks a rule; the state is then unchanged.
         """
+        from processors.rules import check_event
+
+        if self.seen(event):
+            return False
+        check_event(self, event)
+        return self.evolve(event)
+
+    def seen(self, event: Any) -> bool:
+        """True if ``event`` is already applied; raises ``RuleViolation`` if its id names another event."""
         prior = self.applied.get(event.event_id)
-        if prior is not None:
-            if prior != event:
-                raise RuleViolation(
-                    f"event id {event.event_id!r} was already used for a different {prior.type}",
-                    field="event_id", rule="an event id names one event",
-                )
+        if prior is None:
+            return False
+        if prior != event:
+            raise RuleViolation(
+                f"event id {event.event_id!r} was already used for a different {prior.type}",
+                field="event_id", rule="an event id names one event",
+            )
+        return True
+
+    def evolve(self, event: Any) -> bool:
+        """Apply one accepted event (no rule checks: it was decided when it was accepted).
+
+        Returns False for a copy of an event already applied (redelivery is harmless). Raises
+        ``RuleViolation`` only for an id reused by a different event, and for a derived event.
+        """
+        if self.seen(event):
             return False
         handler = getattr(self, "_on_" + event.type, None)
         if handler is None:
             raise RuleViolation(f"{event.type} is derived, not an input event", field="type", rule="input events")
-        if event.type != "TournamentCreated":
-            self._check_tournament(event)
         handler(event)
         self.applied[event.event_id] = event
         return True
 
-    def _check_tournament(self, event: Any) -> None:
-        if self.created is None:
-            raise RuleViolation(
-                f"tournament {event.tournament_id!r} has not been created", field="tournament_id", rule="tournament exists"
-            )
-        if event.tournament_id != self.tournament_id:
-            raise RuleViolation(
-                f"event is for {event.tournament_id!r}, this log holds {self.tournament_id!r}",
-                field="tournament_id",
-                rule="one tournament per log",
-            )
-
     def _on_TournamentCreated(self, e: TournamentCreated) -> None:
-        if self.created is not None:
-            raise RuleViolation("the tournament already exists", field="type", rule="created once")
         self.created = e
         self.tournament_id = e.tournament_id
 
     def _on_TeamRegistered(self, e: TeamRegistered) -> None:
-        p = self.profile
-        if e.team_id in self.teams:
-            raise RuleViolation(f"team {e.team_id!r} is already registered", field="team_id", rule="unique team")
-        orders = [pl.board_order for pl in e.players]
-        if not p.boards <= len(orders) <= p.boards + p.reserves:
-            raise RuleViolation(
-                f"{len(orders)} players nominated; the profile needs {p.boards} to {p.boards + p.reserves}",
-                field="players",
-                rule="R-D1 team of 4 boards + 1 reserve",
-            )
-        if sorted(orders) != list(range(1, len(orders) + 1)):
-            raise RuleViolation(f"board order {orders} is not 1..{len(orders)}", field="players.board_order", rule="R-D1 fixed board order")
-        if e.pairing_number is not None and any(t.pairing_number == e.pairing_number for t in self.teams.values()):
-            raise RuleViolation(f"pairing number {e.pairing_number} is taken", field="pairing_number", rule="unique pairing number")
         self.teams[e.team_id] = e
+        self.entered[e.team_id] = e.from_round or self.last_round + 1
+
+    def _on_RosterChanged(self, e: RosterChanged) -> None:
+        self.teams[e.team_id] = self.teams[e.team_id].model_copy(update={"players": e.players})
+
+    def _on_StartingRanksSet(self, e: StartingRanksSet) -> None:
+        self.starting_ranks = e.order
+
+    def _on_LineupSubmitted(self, e: LineupSubmitted) -> None:
+        self.lineups[(e.round, e.team_id)] = e.boards
+
+    def _on_AbsenceAnnounced(self, e: AbsenceAnnounced) -> None:
+        self.absences.setdefault(e.round, {})[e.team_id] = e.reason
+
+    def _on_PairingProposed(self, e: PairingProposed) -> None:
+        self.proposals[e.round] = e
+
+    def _on_PairingAmended(self, e: PairingAmended) -> None:
+        self.proposals[e.round] = e
 
     def _on_RoundPaired(self, e: RoundPaired) -> None:
-        p = self.profile
-        if not 1 <= e.round <= p.rounds:
-            raise RuleViolation(f"round {e.round} is outside 1..{p.rounds}", field="round", rule="rounds of the profile")
-        if e.round in self.rounds:
-            raise RuleViolation(f"round {e.round} is already paired", field="round", rule="one pairing per round")
-        if e.round > 1 and e.round - 1 not in self.rounds:
-            raise RuleViolation(f"round {e.round - 1} has not been paired yet", field="round", rule="rounds in order")
-        seen: dict[str, str] = {}
-        numbers: set[int] = set()
-
-        def place(team: str, where: str, fld: str) -> None:
-            if team not in self.teams:
-                raise RuleViolation(f"unknown team {team!r}", field=fld, rule="registered teams only")
-            if team in seen:
-                raise RuleViolation(f"team {team!r} is in {seen[team]} and in {where}", field=fld, rule="a team is paired once per round")
-            if team in self.withdrawn and self.withdrawn[team] <= e.round and not where.startswith("absent"):
-                raise RuleViolation(f"team {team!r} withdrew before round {e.round}", field=fld, rule="withdrawn teams are not paired")
-            seen[team] = where
-
-        for i, t in enumerate(e.tables):
-            if t.table in numbers:
-                raise RuleViolation(f"table {t.table} appears twice", field=f"tables.{i}.table", rule="unique table numbers")
-            numbers.add(t.table)
-            place(t.home, f"table {t.table}", f"tables.{i}.home")
-            place(t.away, f"table {t.table}", f"tables.{i}.away")
-        if e.bye is not None:
-            place(e.bye, "the bye", "bye")
-        for i, team in enumerate(e.absent):
-            place(team, "absent", f"absent.{i}")
         self.rounds[e.round] = e
+        self.proposals.pop(e.round, None)
         for t in e.tables:
             self.tables[(e.round, t.table)] = t
 
-    def _board_key(self, e: Any) -> BoardKey:
-        if e.round not in self.rounds:
-            raise RuleViolation(f"round {e.round} has not been paired", field="round", rule="results only for paired rounds")
-        if (e.round, e.table) not in self.tables:
-            raise RuleViolation(
-                f"round {e.round} has no table {e.table}", field="table", rule="results only for tables of the round's pairing"
-            )
-        boards = self.profile.boards
-        if hasattr(e, "board") and not 1 <= e.board <= boards:
-            raise RuleViolation(f"board {e.board} does not exist in a {boards}-board match", field="board", rule="R-D1 boards 1..4")
-        return (e.round, e.table, getattr(e, "board", 0))
-
     def _on_BoardResultRecorded(self, e: BoardResultRecorded) -> None:
-        key = self._board_key(e)
-        if key in self.results:
-            prior_id, prior = self.results[key]
-            if prior == e.result:
-                # The same fact entered twice (a second terminal, a retry with a new id): harmless.
-                self.result_history[e.event_id] = key
-                return
-            raise RuleViolation(
-                f"round {e.round} table {e.table} board {e.board} already has {prior} (event {prior_id}); "
-                f"{e.result} needs a BoardResultCorrected with a reason",
-                field="result",
-                rule="one result per board; changes go through a correction",
-            )
-        self._set_result(key, e.event_id, e.result)
+        key = (e.round, e.table, e.board)
+        if key not in self.results:  # else the same result entered again (checked when accepted)
+            self._set_result(key, e.event_id, e.result)
         self.result_history[e.event_id] = key
 
-    def _set_result(self, key: BoardKey, event_id: str, code: str) -> None:
-        self.results[key] = (event_id, code)
-        self._matches.pop(key[:2], None)
-
     def _on_BoardResultCorrected(self, e: BoardResultCorrected) -> None:
-        key = self._board_key(e)
-        replaced = self.result_history.get(e.supersedes)
-        # A MatchForfeited event stands for every board of its table (recorded as board 0).
-        if replaced not in (key, (e.round, e.table, 0)):
-            raise RuleViolation(
-                f"event {e.supersedes!r} is not a result of round {e.round} table {e.table} board {e.board}",
-                field="supersedes",
-                rule="a correction names the result it replaces",
-            )
+        key = (e.round, e.table, e.board)
         self._set_result(key, e.event_id, e.result)
         self.result_history[e.event_id] = key
 
     def _on_MatchForfeited(self, e: MatchForfeited) -> None:
-        self._board_key(e)
-        t = self.tables[(e.round, e.table)]
-        if e.winner not in (t.home, t.away, None):
-            raise RuleViolation(f"{e.winner!r} does not play at table {e.table}", field="winner", rule="winner is one of the two teams")
-        keys = [(e.round, e.table, b) for b in range(1, self.profile.boards + 1)]
-        if any(k in self.results for k in keys):
-            raise RuleViolation("boards of this table already have results", field="table", rule="one result per board; changes go through a correction")
-        for k in keys:
-            board = k[2]
-            if e.winner is None:
-                code = "-/-"
-            else:
-                white_wins = (e.winner == t.home) == (board % 2 == 1)
-                code = "+/-" if white_wins else "-/+"
-            self._set_result(k, e.event_id, code)
+        for board, code in forfeit_codes(self.tables[(e.round, e.table)], e.winner, self.profile.boards).items():
+            self._set_result((e.round, e.table, board), e.event_id, code)
         self.result_history[e.event_id] = (e.round, e.table, 0)
 
     def _on_TeamWithdrawn(self, e: TeamWithdrawn) -> None:
-        if e.team_id not in self.teams:
-            raise RuleViolation(f"unknown team {e.team_id!r}", field="team_id", rule="registered teams only")
         self.withdrawn[e.team_id] = e.from_round
+
+    def _on_RoundClosed(self, e: RoundClosed) -> None:
+        self.closed[e.round] = e.digest
+
+    def _set_result(self, key: BoardKey, event_id: str, code: str) -> None:
+        self.results[key] = (event_id, code)
+        self._matches.pop(key[:2], None)
 
     # ------------------------------------------------------------------ queries
     def match(self, rnd: int, table: int) -> MatchOutcome:
@@ -245,3 +223,28 @@ class TournamentState:
         if rnd not in self.rounds:
             return False
         return all(self.match(rnd, t.table).complete for t in self.rounds[rnd].tables)
+
+    def present(self, rnd: int) -> list[str]:
+        """The teams that play round ``rnd``: entered by then, not withdrawn, no absence announced
+        (registration order)."""
+        absent = self.absences.get(rnd, {})
+        return [t for t in self.teams if self.entered.get(t, 1) <= rnd and not (t in self.withdrawn and self.withdrawn[t] <= rnd)
+                and t not in absent]
+
+    def lineup(self, rnd: int, team: str) -> tuple[int, ...]:
+        """The board orders of ``team``'s players on boards 1..4 in round ``rnd``: its line-up, or
+        its first four nominated players when it submitted none (R-D1: fixed board order)."""
+        return self.lineups.get((rnd, team)) or tuple(range(1, self.profile.boards + 1))
+
+
+def forfeit_codes(table: Table, winner: str | None, boards: int) -> dict[int, str]:
+    """The board codes of a match forfeited to ``winner`` (None: double forfeit): the winner's
+    player wins every board by default, White first (home is White on odd boards, R-D4)."""
+    codes = {}
+    for board in range(1, boards + 1):
+        if winner is None:
+            codes[board] = "-/-"
+        else:
+            white_wins = (winner == table.home) == (board % 2 == 1)
+            codes[board] = "+/-" if white_wins else "-/+"
+    return codes

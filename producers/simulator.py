@@ -161,7 +161,7 @@ def _play(state: TournamentState, spec: SimulationSpec, rng: random.Random, rnd:
     if rng.random() < spec.match_forfeit_rate:
         winner = home_id if rng.random() < 0.5 else state.tables[(rnd, table)].away
         e = MatchForfeited(event_id=f"{tid}/r{rnd}/t{table}/forfeit", tournament_id=tid, round=rnd, table=table, winner=winner,
-                           reason="simulated: a team did not arrive")
+                           forfeit="absence", note="simulated: a team did not arrive")
         state.apply(e)
         return [e]
     out = []

@@ -72,7 +72,7 @@ def replay(events: Iterable[Any], through_round: int | None = None) -> ReplayRes
             if through_round is not None and event.round > through_round:
                 break
         try:
-            if state.apply(event):
+            if state.evolve(event):
                 applied += 1
             else:
                 duplicates += 1

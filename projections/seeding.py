@@ -22,13 +22,14 @@ def team_strength(team: TeamRegistered, boards: int, floor: int) -> tuple[Decima
 
 
 def pairing_numbers(teams: Iterable[TeamRegistered], boards: int = 4, floor: int = 1000) -> dict[str, int]:
-    """Map team id -> pairing number (1 = strongest).
+    """Map team id -> pairing number 1..N (1 = strongest).
 
-    Teams registered with an explicit ``pairing_number`` keep it; the others follow them in
-    R-I1 order. Raises ``ValueError`` if explicit numbers collide or leave gaps.
+    Teams registered with an explicit ``pairing_number`` (an official start list) come first,
+    in the order of their numbers (gaps closed, so that the numbers are always 1..N); the others
+    follow them in R-I1 order.
     """
     teams = list(teams)
-    given = {t.team_id: t.pairing_number for t in teams if t.pairing_number is not None}
+    given = sorted((t for t in teams if t.pairing_number is not None), key=lambda t: t.pairing_number)
     rest = [t for t in teams if t.pairing_number is None]
 
     def key(t: TeamRegistered) -> tuple:
@@ -36,17 +37,26 @@ def pairing_numbers(teams: Iterable[TeamRegistered], boards: int = 4, floor: int
         return (-avg, -fifth, t.name)
 
     rest.sort(key=key)
-    numbers = dict(given)
-    nxt = max(given.values(), default=0)
-    for t in rest:
-        nxt += 1
-        numbers[t.team_id] = nxt
-    if sorted(numbers.values()) != list(range(1, len(numbers) + 1)):
-        raise ValueError("pairing numbers must be 1..N without gaps or repeats")
-    return numbers
+    return {t.team_id: n for n, t in enumerate(given + rest, start=1)}
 
 
 def tournament_pairing_numbers(state) -> dict[str, int]:
-    """Team id -> pairing number for every team of a ``TournamentState``, by its profile's rules."""
+    """Team id -> pairing number for every team of a ``TournamentState``.
+
+    The teams that play from round 1 are numbered by the chief arbiter's starting ranks
+    (``StartingRanksSet``) if set, else by R-I1 with the profile's rating floor; a team that
+    enters later (a late entry) takes the next number, so that no other team is renumbered
+    (stable pairing numbers, D.02 2022 art. 3.1).
+    """
     profile = state.profile
-    return pairing_numbers(state.teams.values(), profile.boards, profile.seeding_floor_rating)
+    first = [t for tid, t in state.teams.items() if state.entered.get(tid, 1) == 1]
+    if state.starting_ranks:
+        ranked = [tid for tid in state.starting_ranks if tid in state.teams]
+        numbers = {tid: n for n, tid in enumerate(ranked, start=1)}
+        for t in first:
+            numbers.setdefault(t.team_id, len(numbers) + 1)
+    else:
+        numbers = pairing_numbers(first, profile.boards, profile.seeding_floor_rating)
+    for tid in state.teams:
+        numbers.setdefault(tid, len(numbers) + 1)
+    return numbers

@@ -179,7 +179,13 @@ def _proposal_row(state: TournamentState) -> dict[str, Any] | None:
 
 
 class EventStore:
-    """Append-only event store of one tournament plus its read models, in one SQL database."""
+    """Append-only event store of one tournament plus its read models, in one SQL database.
+
+    ``append`` is the door for events from outside (an importer's, a data set's: judged by
+    ``processors.rules``); ``append_decided`` stores what a command's decider yielded
+    (``producers.doors.EmbeddedDoor``).
+    Opening a store evolves the state from the stored events without re-checking them.
+    """
 
     def __init__(self, url: str | None = None, engine: Engine | None = None):
         self.engine = engine or create_engine(database_url(url))
@@ -187,10 +193,26 @@ class EventStore:
         self._state = self._load_state()
 
     def _load_state(self) -> TournamentState:
+        self._seq = 0
         state = TournamentState()
-        for event in self.events():
-            state.apply(event)
+        for event in self._events_after(state):
+            state.evolve(event)
         return state
+
+    def _events_after(self, state: TournamentState) -> list[Any]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(events_table.c.seq, events_table.c.body).where(events_table.c.seq > self._seq)
+                                .order_by(events_table.c.seq)).all()
+        if rows:
+            self._seq = rows[-1].seq
+        return [parse_event(r.body) for r in rows]
+
+    def refresh(self) -> TournamentState:
+        """Evolve the state with the events stored since it was last read (another process's;
+        this store's own are in the state already, and evolve skips them)."""
+        for event in self._events_after(self._state):
+            self._state.evolve(event)
+        return self._state
 
     @property
     def state(self) -> TournamentState:
@@ -203,8 +225,19 @@ class EventStore:
             rows = conn.execute(select(events_table.c.body).order_by(events_table.c.seq)).all()
         return [parse_event(r.body) for r in rows]
 
+    def append_decided(self, events: Iterable[Any]) -> None:
+        """Store ``events`` that a decider yielded and that already evolved ``state``
+        (``processors.deciders.handle`` ran on ``self.state``), in one transaction. If the write
+        fails the state is reloaded from the database, and the error is raised."""
+        try:
+            self._write(events)
+        except BaseException:
+            self._state = self._load_state()  # the state moved on, the database did not
+            raise
+
     def append(self, events: Iterable[Any]) -> AppendResult:
-        """Validate ``events`` against the stored history and append the new ones atomically.
+        """Judge ``events`` (``TournamentState.apply``: the event rules) against the stored history
+        and append the new ones atomically.
 
         Events whose id is already stored are skipped (idempotent). Raises ``RuleViolation``
         (``event_id`` set) for the first event that breaks a rule; nothing of the batch is then
@@ -223,22 +256,19 @@ class EventStore:
                 if fresh:  # apply() refuses atomically, so only earlier events of the batch need undoing
                     self._state = self._load_state()
                 raise
-        if fresh:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(events_table),
-                    [
-                        {
-                            "event_id": e.event_id,
-                            "tournament_id": e.tournament_id,
-                            "type": e.type,
-                            "schema_version": e.schema_version,
-                            "body": canonical_json(e),
-                        }
-                        for e in fresh
-                    ],
-                )
+        try:
+            self._write(fresh)
+        except BaseException:
+            self._state = self._load_state()
+            raise
         return AppendResult(len(fresh), duplicates)
+
+    def _write(self, events: Iterable[Any]) -> None:
+        rows = [{"event_id": e.event_id, "tournament_id": e.tournament_id, "type": e.type,
+                 "schema_version": e.schema_version, "body": canonical_json(e)} for e in events]
+        if rows:
+            with self.engine.begin() as conn:
+                conn.execute(insert(events_table), rows)
 
     def project(self) -> ReplayResult:
         """Rebuild the read models (teams, matches, standings per round) from the stored events.

@@ -255,7 +255,7 @@ class Projector:
                 snapshots.append(Snapshot(tid, standings_after(proj.state, event.round - 1), f"{rec.partition}:{rec.offset}"))
                 proj.dirty = False
             try:
-                new = proj.state.apply(event)
+                new = proj.state.evolve(event)
             except RuleViolation as exc:
                 refused.append((rec, exc))
                 continue
@@ -364,7 +364,7 @@ def _apply_stored(state: TournamentState, body: str) -> None:
     """Apply one stored event on load; one that no longer applies (stored by another build) is
     logged and skipped: a restart never stops on it."""
     try:
-        state.apply(parse_event(body))
+        state.evolve(parse_event(body))
     except Exception as exc:  # noqa: BLE001 - whatever it is, the other events and tournaments go on
         log.error("stored event skipped on load: %s: %s", type(exc).__name__, str(exc)[:MAX_REASON_CHARS])
 

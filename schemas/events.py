@@ -1,164 +1,273 @@
-"""Event schemas (version 1): immutable facts of a tournament, as stored and published.
+"""Event schemas: immutable facts of a tournament, as stored and published.
 
-Every event has a ``type`` name, a ``schema_version``, a globally unique ``event_id`` (set by
-the producer, so a retried publish is a no-op) and the ``tournament_id`` it belongs to.
-``parse_event`` reads any stored or published form (upcasting older versions);
-``schemas.canonical`` gives the byte-exact JSON form used for digests.
+Every event has a ``type`` name, a per-type ``schema_version``, a globally unique ``event_id``
+(derived by the server from the command that made it, ``processors.deciders.identity``), the
+``tournament_id`` it belongs to, when it happened (``occurred_at``) and who did it (``actor``:
+the chief arbiter's, an arbiter's, a terminal's or a captain's id; None for imported facts).
+Fields use the input limits of ``schemas.limits``: what does not fit is refused at every door.
+
+``parse_event`` reads any stored or published form: an older version is brought to the current
+one by the upcasters in ``UPCASTERS`` (a stored event is never rewritten). ``schemas.canonical``
+gives the byte-exact JSON form used for digests.
 
 Colours: the home team of a table has White on boards 1 and 3 and Black on boards 2 and 4
 (R-D4); a board result code is always written White-Black.
 """
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal, Union
+from datetime import date
+from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from schemas import limits
+from schemas.limits import (
+    ActorId, Board, Bool, EventId, Federation, FideId, Int, Name, Note, Reason, Round, TableNo, TeamId,
+    Timestamp, Title, TournamentId,
+)
 from schemas.points import Points
 from schemas.profile import RuleProfile
-
-SCHEMA_VERSION = 1
 
 ResultCode = Literal["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"]
 """Board result, White first: played (1-0, 0-1, 1/2-1/2) or forfeit (+/-, -/+, -/- double)."""
 
 RESULT_CODES: tuple[str, ...] = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-")
+FORFEIT_CODES: frozenset[str] = frozenset({"+/-", "-/+", "-/-"})
+
+ForfeitReason = Literal["late-arrival", "handshake-refusal", "absence", "other"]
+"""Why a game or a match was lost by default: a player late at the start (zero tolerance, R-D6),
+a refused handshake (FIDE Olympiad regulations), an absent player or team, or another reason
+(the note says which)."""
+
+Teams = Annotated[tuple[TeamId, ...], Field(max_length=limits.MAX_LIST)]
 
 
 class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    event_id: str = Field(min_length=1, max_length=200)
-    schema_version: Literal[1] = 1
-    tournament_id: str = Field(min_length=1, max_length=100)
-    occurred_at: datetime | None = None
+    event_id: EventId
+    tournament_id: TournamentId
+    occurred_at: Timestamp | None = None
+    actor: ActorId | None = None
 
 
 class Player(BaseModel):
     """A nominated player: ``board_order`` 1-4 for the boards, 5 for the reserve (R-D1)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    board_order: int = Field(ge=1, le=9)
-    name: str
-    fide_id: str | None = None
-    title: str = ""
-    rating: int | None = Field(default=None, ge=0, le=3500)
+    board_order: Annotated[int, Field(strict=True, ge=1, le=9)]
+    name: Name
+    fide_id: FideId | None = None
+    title: Title = ""
+    rating: Annotated[int, Field(strict=True, ge=0, le=3500)] | None = None
+
+
+Players = Annotated[tuple[Player, ...], Field(max_length=9)]
 
 
 class TournamentCreated(_Event):
-    """A tournament exists, with its full rule profile."""
+    """A tournament exists, with its full rule profile, dates, venue, chief arbiter and the
+    nomination deadline (rosters are fixed after it; None: at the publication of round 1)."""
 
     type: Literal["TournamentCreated"] = "TournamentCreated"
-    name: str
+    schema_version: Literal[2] = 2
+    name: Name
     profile: RuleProfile
-    source: str = ""
+    source: Note = ""
+    starts: date | None = None
+    ends: date | None = None
+    venue: Note = ""
+    chief_arbiter: Note = ""
+    nomination_deadline: Timestamp | None = None
 
 
 class TeamRegistered(_Event):
-    """A team and its nominated players in fixed board order (4 + 1 reserve)."""
+    """A team and its nominated players in fixed board order (4 + 1 reserve, R-D1).
+
+    ``from_round``: the first round the team plays (a late entry; None: the next round to be
+    paired when it registered). ``pairing_number``: an official start list's number, if given.
+    """
 
     type: Literal["TeamRegistered"] = "TeamRegistered"
-    team_id: str = Field(min_length=1, max_length=40)
-    name: str
-    federation: str
-    players: tuple[Player, ...]
-    pairing_number: int | None = Field(default=None, ge=1)
+    schema_version: Literal[2] = 2
+    team_id: TeamId
+    name: Name
+    federation: Federation
+    players: Players
+    pairing_number: Annotated[int, Field(strict=True, ge=1, le=9999)] | None = None
+    from_round: Round | None = None
+
+
+class RosterChanged(_Event):
+    """A team's nominated players replaced before the nomination deadline (same shape as at
+    registration, R-D1)."""
+
+    type: Literal["RosterChanged"] = "RosterChanged"
+    schema_version: Literal[1] = 1
+    team_id: TeamId
+    players: Players
+    reason: Note = ""
+
+
+class StartingRanksSet(_Event):
+    """The starting ranks: ``order[i]`` gets pairing number i + 1 (by ``rule``, e.g. R-I1)."""
+
+    type: Literal["StartingRanksSet"] = "StartingRanksSet"
+    schema_version: Literal[1] = 1
+    order: Teams
+    rule: Note = ""
+
+
+class LineupSubmitted(_Event):
+    """A team's line-up for a round: ``boards[i]`` is the nominated board order of the player on
+    board i + 1 (4 of the nominated players, in nominated order, R-D1)."""
+
+    type: Literal["LineupSubmitted"] = "LineupSubmitted"
+    schema_version: Literal[1] = 1
+    round: Round
+    team_id: TeamId
+    boards: Annotated[tuple[Annotated[int, Field(strict=True, ge=1, le=9)], ...], Field(max_length=20)]
+
+
+class AbsenceAnnounced(_Event):
+    """A team announced it will not play ``round`` (before the round is paired): not paired, 0 MP."""
+
+    type: Literal["AbsenceAnnounced"] = "AbsenceAnnounced"
+    schema_version: Literal[1] = 1
+    round: Round
+    team_id: TeamId
+    reason: Note = ""
 
 
 class Table(BaseModel):
     """One match of a round: ``home`` has White on board 1 (and 3)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    table: int = Field(ge=1)
-    home: str
-    away: str
+    table: TableNo
+    home: TeamId
+    away: TeamId
+
+
+Tables = Annotated[tuple[Table, ...], Field(max_length=limits.MAX_LIST)]
 
 
 class RoundPaired(_Event):
     """The published pairing of a round: tables, the pairing-allocated bye, absent teams."""
 
     type: Literal["RoundPaired"] = "RoundPaired"
-    round: int = Field(ge=1)
-    tables: tuple[Table, ...]
-    bye: str | None = None
-    absent: tuple[str, ...] = ()
-    colours_known: bool = True
-    note: str = ""
+    schema_version: Literal[2] = 2
+    round: Round
+    tables: Tables
+    bye: TeamId | None = None
+    absent: Teams = ()
+    colours_known: Bool = True
+    note: Note = ""
 
 
 class PairingProposed(_Event):
-    """Derived: the engine's proposed pairing of ``round`` (``projections.pairing``), made when the
-    previous round is complete; the arbiter publishes it (possibly edited) as ``RoundPaired``.
-    ``trace`` holds one line per decision, ``profile`` the rule profile's name."""
+    """The engine's proposed pairing of ``round`` (``projections.pairing``) under the profile
+    ``profile``: logged when the arbiter asks for it (``PairRound``), also published by the
+    projection worker as a read model. ``trace`` holds one line per decision (read model only)."""
 
     type: Literal["PairingProposed"] = "PairingProposed"
-    round: int = Field(ge=1)
-    tables: tuple[Table, ...]
-    bye: str | None = None
-    absent: tuple[str, ...] = ()
-    profile: str
+    schema_version: Literal[1] = 1
+    round: Round
+    tables: Tables
+    bye: TeamId | None = None
+    absent: Teams = ()
+    profile: Note
     trace: tuple[str, ...] = ()
 
 
+class PairingAmended(_Event):
+    """The arbiter's amendment of a proposed pairing (teams or tables swapped): the pairing as
+    amended, the reason, and the pairing checker's report on it (one line per rule broken)."""
+
+    type: Literal["PairingAmended"] = "PairingAmended"
+    schema_version: Literal[1] = 1
+    round: Round
+    tables: Tables
+    bye: TeamId | None = None
+    absent: Teams = ()
+    reason: Reason
+    report: Annotated[tuple[Note, ...], Field(max_length=limits.MAX_LIST)] = ()
+
+
 class BoardResultRecorded(_Event):
-    """One board's result as entered at the table (code White-Black)."""
+    """One board's result as entered at the table (code White-Black); a forfeit (``+/-``,
+    ``-/+``, ``-/-``) says why (``forfeit``) when a terminal or an arbiter recorded it."""
 
     type: Literal["BoardResultRecorded"] = "BoardResultRecorded"
-    round: int = Field(ge=1)
-    table: int = Field(ge=1)
-    board: int = Field(ge=1)
-    white: str = ""
-    black: str = ""
+    schema_version: Literal[2] = 2
+    round: Round
+    table: TableNo
+    board: Board
+    white: Note = ""
+    black: Note = ""
     result: ResultCode
-    reason: str | None = None
-    terminal_id: str = "import"
+    forfeit: ForfeitReason | None = None
+    note: Note = ""
 
 
 class BoardResultCorrected(_Event):
     """An arbiter's correction: ``supersedes`` names the event whose result it replaces."""
 
     type: Literal["BoardResultCorrected"] = "BoardResultCorrected"
-    supersedes: str
-    round: int = Field(ge=1)
-    table: int = Field(ge=1)
-    board: int = Field(ge=1)
+    schema_version: Literal[2] = 2
+    supersedes: EventId
+    round: Round
+    table: TableNo
+    board: Board
     result: ResultCode
-    reason: str = Field(min_length=1)
+    reason: Reason
 
 
 class MatchForfeited(_Event):
     """A whole match forfeited: ``winner`` gets every board by default, or nobody (double)."""
 
     type: Literal["MatchForfeited"] = "MatchForfeited"
-    round: int = Field(ge=1)
-    table: int = Field(ge=1)
-    winner: str | None
-    reason: str = Field(min_length=1)
+    schema_version: Literal[2] = 2
+    round: Round
+    table: TableNo
+    winner: TeamId | None
+    forfeit: ForfeitReason
+    note: Note = ""
 
 
 class TeamWithdrawn(_Event):
     """A team leaves the event; it is not paired from ``from_round`` on."""
 
     type: Literal["TeamWithdrawn"] = "TeamWithdrawn"
-    team_id: str
-    from_round: int = Field(ge=1)
-    reason: str = ""
+    schema_version: Literal[2] = 2
+    team_id: TeamId
+    from_round: Round
+    reason: Note = ""
+
+
+class RoundClosed(_Event):
+    """The chief arbiter closed ``round``: every result is in, its standings (``digest``, the
+    SHA-256 of their canonical document) are official."""
+
+    type: Literal["RoundClosed"] = "RoundClosed"
+    schema_version: Literal[1] = 1
+    round: Round
+    digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
 class MatchResultDecided(_Event):
     """Derived: the folded result of one table (GP per side, MP per the profile)."""
 
     type: Literal["MatchResultDecided"] = "MatchResultDecided"
-    round: int
-    table: int
-    home: str
-    away: str
+    schema_version: Literal[1] = 1
+    round: Int
+    table: Int
+    home: TeamId
+    away: TeamId
     home_gp: Points
     away_gp: Points
-    home_mp: int | None
-    away_mp: int | None
-    boards_in: int
+    home_mp: Int | None
+    away_mp: Int | None
+    boards_in: Int
     status: Literal["in_progress", "complete"]
 
 
@@ -166,34 +275,28 @@ class StandingsUpdated(_Event):
     """Derived: the standings after ``round`` (rows in rank order) and their digest."""
 
     type: Literal["StandingsUpdated"] = "StandingsUpdated"
-    round: int
-    complete: bool
+    schema_version: Literal[1] = 1
+    round: Int
+    complete: Bool
     digest: str
     rows: tuple[dict[str, Any], ...]
 
 
-Event = Annotated[
-    Union[
-        TournamentCreated,
-        TeamRegistered,
-        RoundPaired,
-        BoardResultRecorded,
-        BoardResultCorrected,
-        MatchForfeited,
-        TeamWithdrawn,
-        MatchResultDecided,
-        StandingsUpdated,
-        PairingProposed,
-    ],
-    Field(discriminator="type"),
-]
+INPUT_EVENTS = (
+    TournamentCreated, TeamRegistered, RosterChanged, StartingRanksSet, LineupSubmitted, AbsenceAnnounced,
+    RoundPaired, PairingProposed, PairingAmended, BoardResultRecorded, BoardResultCorrected, MatchForfeited,
+    TeamWithdrawn, RoundClosed,
+)
+"""Event types of a tournament's log (what commands yield and importers produce)."""
+DERIVED_EVENTS = (MatchResultDecided, StandingsUpdated)
+"""Event types the pipeline derives and publishes, never logged as input."""
+
+Event = Annotated[Union[INPUT_EVENTS + DERIVED_EVENTS], Field(discriminator="type")]  # type: ignore[valid-type]
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
-EVENT_TYPES = {
-    "TournamentCreated", "TeamRegistered", "RoundPaired", "BoardResultRecorded",
-    "BoardResultCorrected", "MatchForfeited", "TeamWithdrawn", "MatchResultDecided",
-    "StandingsUpdated", "PairingProposed",
-}
+EVENT_TYPES: dict[str, type[_Event]] = {cls.model_fields["type"].default: cls for cls in INPUT_EVENTS + DERIVED_EVENTS}
+VERSIONS: dict[str, int] = {name: cls.model_fields["schema_version"].default for name, cls in EVENT_TYPES.items()}
+"""The schema version this build writes, per event type."""
 
 
 class EventSchemaError(ValueError):
@@ -206,48 +309,125 @@ class EventSchemaError(ValueError):
         self.rule = rule
 
 
-def upcast(raw: dict[str, Any]) -> dict[str, Any]:
-    """Bring a stored event dict to the current schema version (old events are never rewritten).
+# ------------------------------------------------------------------------------------ upcasters
+def _v1_board_result(raw: dict[str, Any]) -> dict[str, Any]:
+    """BoardResultRecorded v1 -> v2: the free-text ``reason`` becomes the ``note``; a forfeit with a
+    reason gets the category "other" (v1 had no categories); ``terminal_id`` becomes ``actor``."""
+    out = {k: v for k, v in raw.items() if k not in ("reason", "terminal_id")}
+    reason = raw.get("reason")
+    if reason:
+        out["note"] = reason
+        if raw.get("result") in FORFEIT_CODES:
+            out["forfeit"] = "other"
+    terminal = raw.get("terminal_id")
+    if terminal and terminal != "import":
+        out["actor"] = terminal
+    return out
 
-    Raises ``EventSchemaError`` (rule "schema version") for a version this code does not know.
-    """
-    version = raw.get("schema_version", 1)
-    if version != SCHEMA_VERSION:
-        raise EventSchemaError(
-            f"unknown schema_version {version!r} for event type {raw.get('type')!r}; "
-            f"this build reads version {SCHEMA_VERSION}",
-            field="schema_version",
-            rule="schema version",
-        )
+
+def _v1_match_forfeit(raw: dict[str, Any]) -> dict[str, Any]:
+    """MatchForfeited v1 -> v2: the free-text ``reason`` becomes the ``note``, category "other"."""
+    out = {k: v for k, v in raw.items() if k != "reason"}
+    out["forfeit"] = "other"
+    out["note"] = raw.get("reason", "")
+    return out
+
+
+def _same_fields(raw: dict[str, Any]) -> dict[str, Any]:
+    """v1 -> v2 of a type whose v2 only added optional fields (``actor``, and per type: dates,
+    venue and chief arbiter of a tournament, a team's ``from_round``)."""
     return raw
 
 
-def parse_event(raw: dict[str, Any] | str | bytes) -> Any:
-    """Parse one event from a dict or JSON text into its model.
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    ("TournamentCreated", 1): _same_fields,
+    ("TeamRegistered", 1): _same_fields,
+    ("RoundPaired", 1): _same_fields,
+    ("BoardResultRecorded", 1): _v1_board_result,
+    ("BoardResultCorrected", 1): _same_fields,
+    ("MatchForfeited", 1): _v1_match_forfeit,
+    ("TeamWithdrawn", 1): _same_fields,
+}
+"""``(type, version) -> function`` bringing a stored event of that version one version up."""
 
-    Raises ``EventSchemaError`` naming the first offending field and the schema rule.
+
+def upcast(raw: dict[str, Any]) -> dict[str, Any]:
+    """Bring a stored event dict to the current schema version of its type (old events are never
+    rewritten: this runs on every read).
+
+    Raises ``EventSchemaError`` (rule "schema version") for a version this code does not know.
     """
-    import json
+    kind = raw.get("type")
+    current = VERSIONS[kind]
+    version = raw.get("schema_version", 1)
+    while version != current:
+        step = UPCASTERS.get((kind, version)) if type(version) is int else None
+        if step is None:
+            raise EventSchemaError(
+                f"unknown schema_version {version!r} for event type {kind!r}; this build reads versions up to {current}",
+                field="schema_version", rule="schema version",
+            )
+        raw = {**step(raw), "schema_version": version + 1}
+        version += 1
+    return raw
 
+
+_RULE_OF_PATTERN = {
+    "tournament_id": limits.TOURNAMENT_ID_RULE, "event_id": limits.EVENT_ID_RULE, "supersedes": limits.EVENT_ID_RULE,
+}
+
+
+def schema_rule(err: dict[str, Any], kind: str, version: int) -> str:
+    """The rule a pydantic error breaks: an input limit by name where one applies, else the schema."""
+    msg = err.get("msg", "")
+    if "[rule: " in msg:
+        return msg.split("[rule: ", 1)[1].rstrip("]")
+    etype = err.get("type", "")
+    field = str(err["loc"][-1]) if err.get("loc") else ""
+    if etype == "string_unicode":
+        return limits.TEXT_RULE
+    if etype == "string_pattern_mismatch":
+        return _RULE_OF_PATTERN.get(field, limits.TEAM_ID_RULE if field in ("team_id", "home", "away", "bye", "winner")
+                                    or field.isdigit() else f"schema {kind} v{version}: {field} format")
+    if etype in ("int_type", "bool_type", "string_type", "int_parsing"):
+        return "strict JSON types"
+    if etype in ("string_too_long", "too_long"):
+        return "input size limits"
+    return f"schema {kind} v{version}"
+
+
+def validation_error(exc: ValidationError, kind: str, version: int, skip: int = 1) -> EventSchemaError:
+    """An ``EventSchemaError`` for the first error of ``exc`` (``skip`` leading location parts
+    name the union member, not a field)."""
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"][skip:]) or str(err["loc"][0])
+    shown = err.get("input")
+    text = repr(shown) if len(repr(shown)) <= 80 else repr(shown)[:77] + "..."
+    msg = err["msg"].split(" [rule: ")[0]
+    return EventSchemaError(f"{kind}.{loc}: {msg} (got {text})", field=loc, rule=schema_rule(err, kind, version))
+
+
+def parse_event(raw: dict[str, Any] | str | bytes) -> Any:
+    """Parse one event from a dict or JSON text (``schemas.limits.load_message``: size and depth
+    limits) into its model, upcasting an older version.
+
+    Raises ``EventSchemaError`` naming the first offending field and the rule.
+    """
     if isinstance(raw, (str, bytes)):
         try:
-            raw = json.loads(raw)
+            raw = limits.load_message(raw)
+        except limits.MessageTooLarge as exc:
+            raise EventSchemaError(str(exc), field="(message)", rule="input size limits") from None
         except ValueError as exc:
             raise EventSchemaError(f"malformed JSON: {exc}", field="(line)", rule="JSON syntax") from None
     if not isinstance(raw, dict):
         raise EventSchemaError("an event is a JSON object", field="(line)", rule="JSON object")
-    if raw.get("type") not in EVENT_TYPES:
-        raise EventSchemaError(
-            f"unknown event type {raw.get('type')!r}", field="type", rule="known event types"
-        )
+    kind = raw.get("type")
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        shown = repr(kind) if len(repr(kind)) <= 60 else repr(kind)[:57] + "..."
+        raise EventSchemaError(f"unknown event type {shown}", field="type", rule="known event types")
     raw = upcast(raw)
     try:
         return _ADAPTER.validate_python(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"][1:]) or str(err["loc"][0])
-        raise EventSchemaError(
-            f"{raw.get('type')}.{loc}: {err['msg']} (got {err.get('input')!r})",
-            field=loc,
-            rule=f"schema {raw.get('type')} v{SCHEMA_VERSION}",
-        ) from None
+        raise validation_error(exc, kind, VERSIONS[kind]) from None

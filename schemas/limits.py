@@ -69,8 +69,9 @@ TournamentId = Annotated[str, Strict(), StringConstraints(pattern=r"^[a-z0-9][a-
 TeamId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")]
 EventId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:/@+=-]{0,199}$")]
 ActorId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,63}$")]
-Federation = Annotated[str, Strict(), StringConstraints(pattern=r"^([A-Z]{3})?$")]
-"""A FIDE federation code (three capital letters), or empty for a club event."""
+Federation = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Z0-9]{0,10}$")]
+"""A federation code: FIDE's three capital letters, a club event's own code (capitals and digits,
+at most 10: the ``teams.federation`` column), or empty."""
 FideId = Annotated[str, Strict(), StringConstraints(pattern=r"^[0-9]{1,10}$")]
 Title = Annotated[str, Strict(), StringConstraints(pattern=r"^(|GM|IM|FM|CM|WGM|WIM|WFM|WCM)$")]
 

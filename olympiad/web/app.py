@@ -17,7 +17,6 @@ Pages: ``/`` scoreboard, ``/entry`` result entry, ``/teams/{team_id}`` team page
 from __future__ import annotations
 
 import asyncio
-import uuid
 from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,9 +29,7 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 
-from processors.scoring import board_points
 from processors.tournament import RuleViolation, TournamentState
-from producers import arbiter
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
 from olympiad.web import views
@@ -43,7 +40,8 @@ from olympiad.web.models import (
     Comparison, CorrectionIn, ForfeitIn, IssuedToken, Match, Pairings, Preview, PreviewIn, Refusal, ResultsIn,
     RoundInfo, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
 )
-from schemas.events import RESULT_CODES, EventSchemaError, PairingProposed, parse_event
+from schemas.commands import parse_command
+from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, PairingProposed, parse_event
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
@@ -165,9 +163,6 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
     def token_of(cred: Optional[HTTPAuthorizationCredentials]) -> str | None:
         return cred.credentials if cred else None
 
-    def event_id(given: str | None, tid: str, where: str, terminal: str) -> str:
-        return given or f"{tid}/{where}/{terminal}/{uuid.uuid4().hex[:12]}"
-
     def now() -> str:
         return datetime.now(timezone.utc).isoformat()
 
@@ -179,12 +174,6 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         if event is None or event.round != rnd:
             raise views.NotFound(f"no proposal for round {rnd}: the pairing exists once round {rnd - 1} is complete")
         return event
-
-    def write(events: list[Any], rnd: int, table: int, terminal: str) -> Written:
-        accepted = backend.submit(events)
-        with backend.read() as snap:
-            match = views.match_view(snap.state, views.team_refs(snap.state), rnd, table)
-        return Written(accepted=accepted, event_ids=[e.event_id for e in events], terminal_id=terminal, match=match)
 
     # ------------------------------------------------------------------ reads
     @app.get("/api/tournaments", response_model=list[Tournament], tags=["read"])
@@ -305,70 +294,71 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         return StreamingResponse(messages(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    # ------------------------------------------------------------------ writes
+    # ------------------------------------------------------------------ writes (commands)
+    def actor_of(cred: Optional[HTTPAuthorizationCredentials], tid: str, table: int | None = None) -> dict[str, Any]:
+        """The command's actor for the bearer token: the chief arbiter, or a terminal (of ``table``)."""
+        holder = tokens.authorize(token_of(cred), tid, table) if table is not None else tokens.holder(token_of(cred), tid)
+        if holder.chief:
+            return {"role": "chief", "id": "chief"}
+        return {"role": "terminal", "id": holder.terminal_id, **({"table": table} if table is not None else {})}
+
+    def run(kind: str, fields: dict[str, Any]) -> Any:
+        """Build and decide one command (``processors.deciders.handle`` behind the backend); a
+        refusal becomes a 403 (who may) or 422 (what) naming the field and the rule."""
+        command = parse_command({"command": kind, "issued_at": now(), **fields})
+        outcome = backend.command(command)
+        if not outcome.accepted:
+            raise ApiError(403 if outcome.field == "actor" else 422, outcome.reason, field=outcome.field, rule=outcome.rule)
+        return outcome
+
+    def written(outcomes: list[Any], rnd: int, table: int, actor: dict[str, Any]) -> Written:
+        with backend.read() as snap:
+            match = views.match_view(snap.state, views.team_refs(snap.state), rnd, table)
+        ids = [i for o in outcomes for i in o.event_ids]
+        new = sum(len(o.event_ids) for o in outcomes if not o.already_recorded)
+        return Written(accepted=new, event_ids=ids, terminal_id=actor["id"], match=match)
+
     @app.post("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}/results", status_code=201, response_model=Written,
               responses=REFUSALS, tags=["write"])
     def enter_results(tid: str, rnd: int, table: int, body: ResultsIn,
-                            cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
-        """Record board results of one table (``BoardResultRecorded``, one per board, all or none).
-
-        A forfeit (+/-, -/+, -/-) needs a reason. A board that already has a different result is
-        refused: change it with a correction."""
+                      cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
+        """Record board results of one table, all or none (``RecordResults``; a forfeit code
+        +/-, -/+, -/- with its reason, default "other" with the note). Event ids are the server's:
+        an identical retry is "already recorded"; a board that already has another result is
+        refused (change it with a correction)."""
         check_tournament(tid)
-        terminal = tokens.authorize(token_of(cred), tid, table)
-        events = []
-        for entry in body.boards:
-            event = parse_event({
-                "type": "BoardResultRecorded", "tournament_id": tid, "occurred_at": now(),
-                "event_id": event_id(entry.event_id, tid, f"r{rnd}/t{table}/b{entry.board}", terminal.terminal_id),
-                "round": rnd, "table": table, "board": entry.board, "result": entry.result,
-                "reason": entry.reason or None, "terminal_id": terminal.terminal_id,
-            })
-            if not board_points(event.result, event.board)[2] and not event.reason:
-                raise ApiError(422, f"board {event.board}: a forfeit ({event.result}) needs a reason",
-                               field="reason", rule="forfeits are entered with a reason", event_id=event.event_id)
-            events.append(event)
-        return write(events, rnd, table, terminal.terminal_id)
+        who = actor_of(cred, tid, table)
+        boards = [{"board": e.board, "result": e.result, "note": e.reason or "",
+                   **({"forfeit": e.forfeit or "other"} if e.result in FORFEIT_CODES else {})} for e in body.boards]
+        outcome = run("RecordResults", {"tournament_id": tid, "actor": who, "round": rnd, "table": table, "boards": boards})
+        return written([outcome], rnd, table, who)
 
     @app.post("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}/corrections", status_code=201,
               response_model=Written, responses=REFUSALS, tags=["write"])
     def correct_result(tid: str, rnd: int, table: int, body: CorrectionIn,
-                             cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
-        """Correct one board's stored result (``BoardResultCorrected`` with a reason); ``supersedes``
-        defaults to the event that set the current result."""
+                       cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
+        """The chief arbiter's correction of one board's current result (``CorrectResult``, with a
+        reason); a terminal's token is refused (403)."""
         check_tournament(tid)
-        terminal = tokens.authorize(token_of(cred), tid, table)
-        supersedes = body.supersedes
-        if supersedes is None:
-            with backend.read() as snap:
-                views.paired_table(snap.state, rnd, table)
-                current = snap.state.results.get((rnd, table, body.board))
-            if current is None:
-                raise ApiError(422, f"round {rnd} table {table} board {body.board} has no result to correct; "
-                                    "enter it as a result", field="board", rule="a correction names the result it replaces")
-            supersedes = current[0]
-        event = parse_event({
-            "type": "BoardResultCorrected", "tournament_id": tid, "occurred_at": now(),
-            "event_id": event_id(body.event_id, tid, f"r{rnd}/t{table}/b{body.board}/correction", terminal.terminal_id),
-            "supersedes": supersedes, "round": rnd, "table": table, "board": body.board, "result": body.result,
-            "reason": body.reason,
-        })
-        return write([event], rnd, table, terminal.terminal_id)
+        who = actor_of(cred, tid, table)
+        outcome = run("CorrectResult", {"tournament_id": tid, "actor": who, "round": rnd, "table": table,
+                                        "board": body.board, "result": body.result, "reason": body.reason})
+        return written([outcome], rnd, table, who)
 
     @app.post("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}/forfeit", status_code=201, response_model=Written,
               responses=REFUSALS, tags=["write"])
     def forfeit_match(tid: str, rnd: int, table: int, body: ForfeitIn,
-                            cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
-        """Record a whole match forfeited (``MatchForfeited``): ``winner`` gets every board by default,
-        or nobody (null: both teams forfeit, R-D8)."""
+                      cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> Written:
+        """Record a whole match forfeited (``RecordForfeit`` without a board): ``winner`` gets every
+        board by default, or nobody (null: both teams forfeit, R-D8)."""
         check_tournament(tid)
-        terminal = tokens.authorize(token_of(cred), tid, table)
-        event = parse_event({
-            "type": "MatchForfeited", "tournament_id": tid, "occurred_at": now(),
-            "event_id": event_id(body.event_id, tid, f"r{rnd}/t{table}/forfeit", terminal.terminal_id),
-            "round": rnd, "table": table, "winner": body.winner, "reason": body.reason,
-        })
-        return write([event], rnd, table, terminal.terminal_id)
+        who = actor_of(cred, tid, table)
+        with backend.read() as snap:
+            t = views.paired_table(snap.state, rnd, table)
+        losers = [t.home, t.away] if body.winner is None else [x for x in (t.home, t.away) if x != body.winner] or [body.winner]
+        outcome = run("RecordForfeit", {"tournament_id": tid, "actor": who, "round": rnd, "table": table,
+                                        "forfeiting": losers, "reason": body.forfeit or "absence", "note": body.reason})
+        return written([outcome], rnd, table, who)
 
     # ------------------------------------------------------------------ pairings (chief arbiter)
     @app.get("/api/tournaments/{tid}/rounds/{rnd}/proposal", responses=REFUSALS, tags=["pairing"])
@@ -383,13 +373,17 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
     @app.post("/api/tournaments/{tid}/rounds/{rnd}/pairing", status_code=201, responses=REFUSALS, tags=["pairing"])
     def publish_pairing(tid: str, rnd: int,
                         cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> dict:
-        """Publish the engine's proposal for round ``rnd`` as ``RoundPaired``. Chief arbiter only."""
+        """Pair round ``rnd`` with the engine (unless a proposal is pending) and publish it as
+        ``RoundPaired`` (``PairRound`` then ``PublishRound``). Chief arbiter only."""
         check_tournament(tid)
-        tokens.authorize_chief(token_of(cred), tid)
+        who = actor_of(cred, tid)
         with backend.read() as snap:
-            event = arbiter.round_paired(proposed_or_refuse(snap.state, rnd))
-        backend.submit([event])
-        return event.model_dump(mode="json")
+            pending = rnd in snap.state.proposals or rnd in snap.state.rounds
+        if not pending:
+            run("PairRound", {"tournament_id": tid, "actor": who, "round": rnd})
+        outcome = run("PublishRound", {"tournament_id": tid, "actor": who, "round": rnd})
+        with backend.read() as snap:
+            return snap.state.applied[outcome.event_ids[0]].model_dump(mode="json")
 
     # ------------------------------------------------------------------ terminals
     @app.post("/api/tournaments/{tid}/terminals", status_code=201, response_model=IssuedToken, responses=REFUSALS,

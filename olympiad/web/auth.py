@@ -120,7 +120,7 @@ class TokenStore:
     def authorize(self, token: str | None, tournament_id: str, table: int) -> Terminal:
         """The terminal allowed to write to ``table`` of ``tournament_id`` with ``token``.
         Raises ``Refused`` (401/403) otherwise."""
-        terminal = self._holder(token, tournament_id)
+        terminal = self.holder(token, tournament_id)
         if terminal.tables is not None and table not in terminal.tables:
             raise Refused(403, f"terminal {terminal.terminal_id!r} may enter results for {terminal.scope_text()} "
                                f"only; table {table} is outside its scope")
@@ -128,13 +128,14 @@ class TokenStore:
 
     def authorize_chief(self, token: str | None, tournament_id: str) -> Terminal:
         """The chief arbiter, for issuing and revoking tokens. Raises ``Refused`` (401/403) otherwise."""
-        terminal = self._holder(token, tournament_id)
+        terminal = self.holder(token, tournament_id)
         if not terminal.chief:
             raise Refused(403, f"terminal {terminal.terminal_id!r} is not the chief arbiter: only the chief "
                                "arbiter's token issues and revokes terminal tokens")
         return terminal
 
-    def _holder(self, token: str | None, tournament_id: str) -> Terminal:
+    def holder(self, token: str | None, tournament_id: str) -> Terminal:
+        """The holder of ``token`` for ``tournament_id``. Raises ``Refused`` (401/403) for none."""
         if token is None:
             raise Refused(401, "no terminal token: writes need 'Authorization: Bearer <token>' with a token "
                                "issued by the chief arbiter (reading is public)")

@@ -117,6 +117,11 @@ class Backend(Protocol):
     def read(self) -> AbstractContextManager[Snapshot]:
         """A consistent ``Snapshot``; no write is applied while the context is open."""
 
+    def command(self, command: Any) -> Any:
+        """Decide ``command`` (``processors.deciders.handle``, in this process or by the processors)
+        and store/publish the events it yields. Blocking (call from a worker thread). Returns the
+        ``producers.doors.Outcome``; a refusal is an outcome, not an exception."""
+
     def submit(self, events: Sequence[Any]) -> int:
         """Validate ``events`` against the tournament rules and store/publish them all or none.
 

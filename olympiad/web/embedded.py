@@ -67,6 +67,21 @@ class EmbeddedBackend:
         with self._lock:
             yield Snapshot(self.store.state, self._standings)
 
+    def command(self, command: Any) -> Any:
+        from producers.doors import EmbeddedDoor
+
+        with self._lock:
+            outcome = EmbeddedDoor(self.store).submit(command)
+            fresh = [] if outcome.already_recorded or not outcome.accepted else outcome.event_ids
+            for event_id in fresh:
+                e = self.store.state.applied[event_id]
+                if hasattr(e, "table"):
+                    self._touched[(e.round, e.table)] = None
+                self._caused.append(event_id)
+        if fresh and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._wake.set)
+        return outcome
+
     def submit(self, events: Sequence[Any]) -> int:
         with self._lock:
             result = self.store.append(events)  # raises RuleViolation; the store is then unchanged

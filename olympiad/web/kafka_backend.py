@@ -91,6 +91,8 @@ class KafkaBackend:
         self.engine: Engine = make_engine(database_url(url))
         metadata.create_all(self.engine)  # the worker's tables, should the web app start first
         self.accept_timeout = accept_timeout
+        self._bootstrap, self._prefix = bootstrap, prefix
+        self._door: Any = None  # the command door, opened on the first command
         self._tid = tournament_id
         self._state = TournamentState()
         self._standings: dict[int, StoredStandings] = {}
@@ -132,6 +134,19 @@ class KafkaBackend:
         with self._lock:
             yield Snapshot(self._state, self._standings)
 
+    def command(self, command: Any) -> Any:
+        """Publish ``command`` to the processors (``producers.doors.KafkaDoor``), wait for their
+        verdict and, when accepted, until the fold holds its events."""
+        from producers.doors import KafkaDoor
+
+        with self._write_lock:
+            if self._door is None:
+                self._door = KafkaDoor(self._bootstrap, self._prefix, wait=self.accept_timeout)
+            outcome = self._door.submit(command)
+            if outcome.accepted:
+                self._await_accepted(list(outcome.event_ids))
+        return outcome
+
     def submit(self, events: Sequence[Any]) -> int:
         """Validate ``events`` on a copy of the folded state, publish the new ones, wait until the
         processors have accepted them. Returns how many were new.
@@ -171,6 +186,8 @@ class KafkaBackend:
             self._thread = None
         self._consumer.close(autocommit=False)
         self._terminal.close()
+        if self._door is not None:
+            self._door.close()
         self.engine.dispose()
 
     # ------------------------------------------------------------------ consuming
@@ -220,7 +237,7 @@ class KafkaBackend:
         if event.tournament_id != self._tid:
             return
         try:
-            if not self._state.apply(event):
+            if not self._state.evolve(event):
                 return  # a second copy (the processors re-append what they may have lost)
         except RuleViolation as exc:  # cannot be: the processors judged it with the same rules
             log.error("tournament-log %s:%s: %s refused by the fold: %s", rec.partition, rec.offset, event.event_id, exc)

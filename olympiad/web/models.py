@@ -198,8 +198,9 @@ class Preview(BaseModel):
 class BoardEntry(BaseModel):
     board: int = Field(description="1..4")
     result: str = Field(description="White-Black code: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/- (forfeits)")
-    reason: Optional[str] = Field(None, description="required for a forfeit")
-    event_id: Optional[str] = Field(None, description="set by the terminal to make a retry harmless")
+    reason: Optional[str] = Field(None, description="a forfeit's note (needed for the reason 'other')")
+    forfeit: Optional[Literal["late-arrival", "handshake-refusal", "absence", "other"]] = Field(
+        None, description="why a forfeit (default: other)")
 
 
 class ResultsIn(BaseModel):
@@ -210,14 +211,13 @@ class CorrectionIn(BaseModel):
     board: int
     result: str
     reason: str = Field(description="why the stored result is wrong (required)")
-    supersedes: Optional[str] = Field(None, description="event id of the result replaced; default: the current one")
-    event_id: Optional[str] = None
 
 
 class ForfeitIn(BaseModel):
     winner: Optional[str] = Field(description="team id that wins every board by default; null: both forfeit")
-    reason: str
-    event_id: Optional[str] = None
+    reason: str = Field("", description="a note on the forfeit")
+    forfeit: Optional[Literal["late-arrival", "handshake-refusal", "absence", "other"]] = Field(
+        None, description="why (default: absence)")
 
 
 class PreviewBoard(BaseModel):

@@ -242,7 +242,8 @@ def _round_events(t: str, rnd: dict, ids: dict[str, str]) -> list[Any]:
             events.append(
                 BoardResultRecorded(
                     event_id=f"{t}/r{r}/t{m['table']}/b{number}", tournament_id=t, round=r, table=m["table"],
-                    board=number, white=white, black=black, result=code, reason=reason,
+                    board=number, white=white, black=black, result=code,
+                    forfeit="other" if reason else None, note=reason or "",
                 )
             )
     return events

@@ -136,7 +136,7 @@ def test_result_code_that_does_not_exist_is_refused(served, table_token):
                         headers=auth(table_token))
     assert r.status_code == 422
     body = r.json()
-    assert body["field"] == "result"
+    assert body["field"] == "boards.0.result"
     assert "Input should be '1-0', '0-1', '1/2-1/2', '+/-', '-/+' or '-/-' (got '2-0')" in body["detail"]
 
 
@@ -166,7 +166,10 @@ def test_forfeit_without_reason_is_refused(served, table_token):
         r = client.post(f"{BASE}/rounds/11/tables/7/results", json={"boards": [{"board": 2, "result": "-/+"}]},
                         headers=auth(table_token))
     assert r.status_code == 422
-    assert r.json()["detail"] == "board 2: a forfeit (-/+) needs a reason"
+    body = r.json()
+    assert body["detail"] == ("boards.0.note: a forfeit for the reason 'other' needs a note of 1 characters at least "
+                              "[rule: a forfeit says why]")
+    assert (body["field"], body["rule"]) == ("boards.0.note", "a forfeit says why")
 
 
 def test_second_different_result_needs_the_correction_flow(served, table_token):
@@ -184,7 +187,7 @@ def test_second_different_result_needs_the_correction_flow(served, table_token):
     assert r.status_code == 422
     body = r.json()
     assert body["detail"].startswith(f"result: round 11 table 7 board 1 already has 1-0 (event {first_id}); "
-                                     "0-1 needs a BoardResultCorrected with a reason")
+                                     "0-1 needs a correction with a reason")
     assert body["rule"] == "one result per board; changes go through a correction"
     assert store.state.results[(11, 7, 1)] == (first_id, "1-0")
 
@@ -194,8 +197,14 @@ def test_second_different_result_needs_the_correction_flow(served, table_token):
     assert r.status_code == 422
     assert r.json()["field"] == "reason"
 
+    with Unchanged(served):  # corrections are the chief arbiter's alone
+        r = client.post(f"{BASE}/rounds/11/tables/7/corrections",
+                        json={"board": 1, "result": "0-1", "reason": "scoresheet signed 0-1"}, headers=auth(table_token))
+    assert r.status_code == 403
+    assert (r.json()["field"], r.json()["rule"]) == ("actor", "the chief arbiter's command")
+
     r = client.post(f"{BASE}/rounds/11/tables/7/corrections",
-                    json={"board": 1, "result": "0-1", "reason": "scoresheet signed 0-1"}, headers=auth(table_token))
+                    json={"board": 1, "result": "0-1", "reason": "scoresheet signed 0-1"}, headers=auth(CHIEF))
     assert r.status_code == 201, r.text
     correction_id = r.json()["event_ids"][0]
     assert store.state.results[(11, 7, 1)] == (correction_id, "0-1")

@@ -132,7 +132,7 @@ def test_gaps_are_decided_as_documented(folder, events, replayed):
         unpaired = {ids[name] for name in rnd["teams_without_a_match_in_pgn"]}
         assert set(pairing.absent) | ({pairing.bye} if pairing.bye else set()) == unpaired
     assert {r: state.rounds[r].bye for r in (10, 11)} == {10: "NIG", 11: "IVB"}
-    forfeits = {(e.round, e.table, e.board): e.result for e in events if e.type == "BoardResultRecorded" and e.reason}
+    forfeits = {(e.round, e.table, e.board): e.result for e in events if e.type == "BoardResultRecorded" and e.note}
     assert forfeits == {(8, 65, 1): "+/-", (9, 90, 1): "-/-", (11, 92, 3): "+/-"}
     scores = {(r, t): (state.match(r, t).home_gp, state.match(r, t).away_gp) for r, t, _ in forfeits}
     assert scores == {(8, 65): (3, 1), (9, 90): (1, 2), (11, 92): (3, 1)}  # HKG-HAI, CHA-COD, SEY-CAF
@@ -143,7 +143,7 @@ def test_board_order_agrees_with_every_line_up(events, replayed):
     order = {(e.team_id, p.name): p.board_order for e in events if e.type == "TeamRegistered" for p in e.players}
     seats: dict[tuple[int, int, str], list[tuple[int, int]]] = {}
     for e in events:
-        if e.type == "BoardResultRecorded" and not e.reason:
+        if e.type == "BoardResultRecorded" and not e.note:
             table = replayed.state.tables[(e.round, e.table)]
             white, black = (table.home, table.away) if e.board % 2 else (table.away, table.home)
             for team, name in ((white, e.white), (black, e.black)):

@@ -45,9 +45,9 @@ def test_team_registration_needs_four_to_five_players_in_board_order():
 
 def test_an_identical_second_entry_is_harmless_and_a_different_one_refused():
     state = state_of(four_team_round_one())
-    assert state.apply(board(1, 1, 1, "1-0", "second terminal")) is True
+    assert state.apply(board(1, 1, 1, "1-0", "second-terminal")) is True
     assert state.match(1, 1).home_gp == Decimal(3)
-    assert refused(state, board(1, 1, 1, "1/2-1/2", "third terminal")).field == "result"
+    assert refused(state, board(1, 1, 1, "1/2-1/2", "third-terminal")).field == "result"
 
 
 def test_a_correction_must_name_the_result_it_replaces():
@@ -60,7 +60,7 @@ def test_a_correction_must_name_the_result_it_replaces():
 def test_a_forfeited_match_scores_four_nil_and_its_boards_can_be_corrected():
     events = [created(), *(team(c, n) for n, c in enumerate("ABCD", start=1)), paired(1, [("A", "C"), ("D", "B")])]
     state = state_of(events)
-    state.apply(MatchForfeited(event_id="ff", tournament_id=TID, round=1, table=2, winner="B", reason="D did not arrive"))
+    state.apply(MatchForfeited(event_id="ff", tournament_id=TID, round=1, table=2, winner="B", forfeit="absence", note="D did not arrive"))
     m = state.match(1, 2)
     assert (m.home_gp, m.away_gp, m.home_mp, m.away_mp, m.played) == (Decimal(0), Decimal(4), 0, 2, False)
     state.apply(BoardResultCorrected(event_id="fix", tournament_id=TID, supersedes="ff", round=1, table=2, board=1,

@@ -1,0 +1,117 @@
+"""Results: a board's result, a forfeited board or match, the chief arbiter's correction.
+
+Zero tolerance (R-D6, FIDE Olympiad regulations): a player who is late at the start, or who
+refuses the handshake, loses the game by default; a team that does not arrive loses the match
+by default. A forfeit names its reason. A correction replaces a board's current result; logged
+after the next round is published it is a late correction: the standings already published
+stay as they were (``projections.replay``: standings after round r are those of the log before
+round r + 1 was published).
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from processors.deciders import identity
+from processors.rules import board_key
+from processors.tournament import RuleViolation, TournamentState
+from schemas.events import FORFEIT_CODES, BoardResultCorrected, BoardResultRecorded, MatchForfeited
+
+FORFEIT_NOTE_MIN = 0
+"""Characters a forfeit's note needs (its reason "other" needs one at least)."""
+
+
+def player_names(state: TournamentState, rnd: int, table: int, board: int) -> tuple[str, str]:
+    """(White's name, Black's name) on ``board`` of ``table``: the players of both line-ups
+    (the home team has White on odd boards, R-D4)."""
+    t = state.tables.get((rnd, table))
+    if t is None:
+        return "", ""
+    names = []
+    for team in (t.home, t.away):
+        players = {p.board_order: p.name for p in state.teams[team].players}
+        line = state.lineup(rnd, team)
+        names.append(players.get(line[board - 1], "") if board <= len(line) else "")
+    home, away = names
+    return (home, away) if board % 2 == 1 else (away, home)
+
+
+def board_result(state: TournamentState, c: Any, board: int, code: str, forfeit: str | None = None,
+                 note: str = "", field: str = "") -> BoardResultRecorded:
+    """The ``BoardResultRecorded`` of one board of ``c``'s table: the players' names from the
+    line-ups; a forfeit code needs its reason (and a note as ``note_rule`` says)."""
+    board_key(state, SimpleNamespace(round=c.round, table=c.table, board=board))
+    if code in FORFEIT_CODES:
+        if forfeit is None:
+            raise RuleViolation(f"board {board}: a forfeit ({code}) needs its reason: late-arrival, handshake-refusal, "
+                                "absence or other", field=f"{field}forfeit", rule="a forfeit says why")
+        note_rule(forfeit, note, f"{field}note")
+    white, black = player_names(state, c.round, c.table, board)
+    return BoardResultRecorded(event_id=identity.board(c.tournament_id, c.round, c.table, board), **identity.stamp(c),
+                               round=c.round, table=c.table, board=board, white=white, black=black, result=code,
+                               forfeit=forfeit if code in FORFEIT_CODES else None, note=note)
+
+
+def note_rule(reason: str, note: str, field: str) -> None:
+    """A forfeit's note has ``FORFEIT_NOTE_MIN`` characters at least, one for the reason "other"."""
+    need = max(FORFEIT_NOTE_MIN, 1 if reason == "other" else 0)
+    if len(note) < need:
+        raise RuleViolation(f"a forfeit for the reason {reason!r} needs a note of {need} characters at least",
+                            field=field, rule="a forfeit says why")
+
+
+def record(state: TournamentState, c: Any) -> list[Any]:
+    """``RecordResult`` -> ``BoardResultRecorded`` with the players' names from the line-ups."""
+    return [board_result(state, c, c.board, c.result)]
+
+
+def record_table(state: TournamentState, c: Any) -> list[Any]:
+    """``RecordResults`` -> one ``BoardResultRecorded`` per board of the table, all or none."""
+    boards = [e.board for e in c.boards]
+    if len(set(boards)) != len(boards):
+        raise RuleViolation(f"boards {boards}: a board is given twice", field="boards", rule="one result per board")
+    return [board_result(state, c, e.board, e.result, e.forfeit, e.note, f"boards.{i}.") for i, e in enumerate(c.boards)]
+
+
+def forfeit(state: TournamentState, c: Any) -> list[Any]:
+    """``RecordForfeit`` -> a ``BoardResultRecorded`` forfeit code (board given) or a
+    ``MatchForfeited`` (whole match), with the reason; the teams in ``forfeiting`` lose."""
+    board_key(state, SimpleNamespace(round=c.round, table=c.table, **({"board": c.board} if c.board else {})))
+    t = state.tables[(c.round, c.table)]
+    for i, team in enumerate(c.forfeiting):
+        if team not in (t.home, t.away):
+            raise RuleViolation(f"{team!r} does not play at table {c.table} ({t.home} v {t.away})",
+                                field=f"forfeiting.{i}", rule="a forfeit is of a team at the table")
+    both = set(c.forfeiting) == {t.home, t.away}
+    note_rule(c.reason, c.note, "note")
+    if c.board is None:
+        winner = None if both else (t.away if c.forfeiting[0] == t.home else t.home)
+        return [MatchForfeited(event_id=identity.match_forfeit(c.tournament_id, c.round, c.table), **identity.stamp(c),
+                               round=c.round, table=c.table, winner=winner, forfeit=c.reason, note=c.note)]
+    if both:
+        code = "-/-"
+    else:
+        home_white = c.board % 2 == 1
+        white_forfeits = (c.forfeiting[0] == t.home) == home_white
+        code = "-/+" if white_forfeits else "+/-"
+    return [board_result(state, c, c.board, code, c.reason, c.note)]
+
+
+def correct(state: TournamentState, c: Any) -> list[Any]:
+    """``CorrectResult`` -> ``BoardResultCorrected`` superseding the board's current result."""
+    key = board_key(state, c)
+    current = state.results.get(key)
+    if current is None:
+        raise RuleViolation(f"round {c.round} table {c.table} board {c.board} has no result to correct", field="board",
+                            rule="a correction replaces a result")
+    current_id, code = current
+    prefix = f"{c.tournament_id}/r{c.round}/t{c.table}/b{c.board}/correction/"
+    if code == c.result:
+        prior = state.applied[current_id]
+        if current_id.startswith(prefix) and prior.reason == c.reason:
+            return [prior]  # a retry of this correction
+        raise RuleViolation(f"round {c.round} table {c.table} board {c.board} already has {code}", field="result",
+                            rule="a correction changes the result")
+    n = identity.count(state, prefix) + 1
+    return [BoardResultCorrected(event_id=f"{prefix}{n}", **identity.stamp(c), supersedes=current_id, round=c.round,
+                                 table=c.table, board=c.board, result=c.result, reason=c.reason)]

@@ -1,0 +1,151 @@
+"""Rounds: the engine's proposal, the arbiter's amendment, publication, closing.
+
+FIDE D.02 2022 (and the 2008 rules): the pairing of round r is made once round r - 1 is
+complete; the chief arbiter may amend it (a reason is mandatory and the pairing checker's
+report is kept with it) and publishes it; a round is closed when every result is in, and its
+standings are then official.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from processors.deciders import identity
+from processors.rules import round_of_profile
+from processors.tournament import RuleViolation, TournamentState
+from schemas.events import PairingAmended, PairingProposed, RoundClosed, RoundPaired, Table
+
+ABSOLUTE = ("paired once", "R-P1", "R-B1")
+"""Rules of the checker no pairing may break without the chief arbiter's stated reason: every
+team paired once, no repeat opponent (D.02 2022 art. 6.1), the bye (art. 4.2). Colour limits and
+floats are relative: the checker reports them and the amendment's reason covers them."""
+
+
+def _next_round(state: TournamentState, rnd: int) -> None:
+    round_of_profile(state, rnd)
+    if rnd in state.rounds:
+        raise RuleViolation(f"round {rnd} is already published", field="round", rule="one pairing per round")
+    if rnd != state.last_round + 1:
+        raise RuleViolation(f"round {rnd} is not the next round ({state.last_round + 1})", field="round", rule="rounds in order")
+    if rnd > 1 and not state.round_complete(rnd - 1):
+        missing = sum(1 for t in state.rounds[rnd - 1].tables if not state.match(rnd - 1, t.table).complete)
+        raise RuleViolation(f"round {rnd - 1} is not complete: {missing} match(es) still miss results", field="round",
+                            rule="pair a round when the previous round is complete")
+
+
+def not_playing(state: TournamentState, rnd: int) -> tuple[str, ...]:
+    """The teams not paired in ``rnd`` besides the withdrawn: announced absences and late entries
+    that have not entered yet."""
+    playing = set(state.present(rnd))
+    return tuple(t for t in state.teams if t not in playing and not (t in state.withdrawn and state.withdrawn[t] <= rnd))
+
+
+def pair(state: TournamentState, c: Any) -> list[Any]:
+    """``PairRound`` -> ``PairingProposed``: the engine's pairing under the tournament's profile
+    (``projections.pairing.engine.propose_pairing``). Refused before the previous round is
+    complete, or when no legal pairing exists (the rule that cannot be met)."""
+    from projections.history import build_history
+    from projections.pairing.engine import propose_pairing
+    from projections.pairing.matching import NoLegalPairing
+
+    _next_round(state, c.round)
+    absent = not_playing(state, c.round)
+    try:
+        proposal = propose_pairing(build_history(state, c.round - 1), state.profile, c.round, absent)
+    except NoLegalPairing as exc:
+        raise RuleViolation(f"no legal pairing of round {c.round}: {exc}", field="round", rule="a legal pairing exists") from None
+    return [identity.numbered(state, f"{c.tournament_id}/r{c.round}/proposal/", lambda eid: PairingProposed(
+        event_id=eid, **identity.stamp(c), round=c.round, tables=proposal.tables, bye=proposal.bye,
+        absent=proposal.absent, profile=state.profile.name))]
+
+
+def checker_report(state: TournamentState, rnd: int, tables: tuple[Table, ...], bye: str | None,
+                   absent: tuple[str, ...]) -> tuple[str, ...]:
+    """The pairing checker's findings on a pairing of ``rnd`` (``projections.pairing.check``):
+    one line ``"<rule>: <text>"`` per broken rule, empty when the pairing is legal."""
+    from projections.history import build_history
+    from projections.pairing.check import check_pairing
+
+    found = check_pairing(build_history(state, rnd - 1), state.profile, rnd, tables, bye, absent)
+    return tuple(f"{v.rule}: {v.text}" for v in found)
+
+
+def _swapped(tables: list[Table], bye: str | None, swap: Any, i: int) -> tuple[list[Table], str | None]:
+    if swap.teams is not None:
+        a, b = swap.teams
+        names = {a: b, b: a}
+        placed = {x for t in tables for x in (t.home, t.away)} | ({bye} if bye else set())
+        for j, team in enumerate(swap.teams):
+            if team not in placed:
+                raise RuleViolation(f"team {team!r} is not in the proposed pairing", field=f"swaps.{i}.teams.{j}",
+                                    rule="amend the engine's proposal")
+        tables = [Table(table=t.table, home=names.get(t.home, t.home), away=names.get(t.away, t.away)) for t in tables]
+        return tables, names.get(bye, bye) if bye else None
+    if swap.tables is not None:
+        a, b = swap.tables
+        numbers = {t.table for t in tables}
+        for j, n in enumerate(swap.tables):
+            if n not in numbers:
+                raise RuleViolation(f"table {n} is not in the proposed pairing", field=f"swaps.{i}.tables.{j}",
+                                    rule="amend the engine's proposal")
+        renumber = {a: b, b: a}
+        return sorted((Table(table=renumber.get(t.table, t.table), home=t.home, away=t.away) for t in tables),
+                      key=lambda t: t.table), bye
+    raise RuleViolation("a swap names two teams or two tables", field=f"swaps.{i}", rule="amend the engine's proposal")
+
+
+def amend(state: TournamentState, c: Any) -> list[Any]:
+    """``AmendPairing`` -> ``PairingAmended``: the proposal with the arbiter's swaps (or the given
+    tables), the reason, and the checker's report on the result."""
+    current = state.proposals.get(c.round)
+    if current is None or c.round in state.rounds:
+        raise RuleViolation(f"round {c.round} has no proposed pairing to amend (pair it first)", field="round",
+                            rule="amend the engine's proposal")
+    tables = list(c.tables if c.tables is not None else current.tables)
+    bye = c.bye if c.tables is not None else current.bye
+    for i, swap in enumerate(c.swaps):
+        tables, bye = _swapped(tables, bye, swap, i)
+    absent = c.absent if c.absent is not None else current.absent
+    report = checker_report(state, c.round, tuple(tables), bye, tuple(absent))
+    return [identity.numbered(state, f"{c.tournament_id}/r{c.round}/amendment/", lambda eid: PairingAmended(
+        event_id=eid, **identity.stamp(c), round=c.round, tables=tuple(tables), bye=bye, absent=tuple(absent),
+        reason=c.reason, report=report))]
+
+
+def publish(state: TournamentState, c: Any) -> list[Any]:
+    """``PublishRound`` -> ``RoundPaired`` from the latest proposal or amendment of the round.
+    An amended pairing that breaks an absolute rule (``ABSOLUTE``) needs ``override_reason``."""
+    current = state.proposals.get(c.round)
+    if c.round in state.rounds:
+        pairing = state.rounds[c.round]
+        return [pairing]  # a retry of the publication: already recorded
+    if current is None:
+        raise RuleViolation(f"round {c.round} has no proposed pairing (pair it first)", field="round",
+                            rule="publish a proposed pairing")
+    note = f"engine proposal ({state.profile.name})"
+    if current.type == "PairingAmended":
+        broken = [line for line in current.report if line.startswith(ABSOLUTE)]
+        if broken and c.override_reason is None:
+            raise RuleViolation(f"the amended pairing breaks {len(broken)} absolute rule(s): {broken[0]}",
+                                field="override_reason", rule="an absolute pairing rule is broken only with a reason")
+        note = f"amended by the chief arbiter: {current.reason}"
+        if c.override_reason:
+            note += f"; absolute rules overridden: {c.override_reason}"
+    return [RoundPaired(event_id=identity.pairing(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
+                        tables=current.tables, bye=current.bye, absent=current.absent, note=note[:500])]
+
+
+def close(state: TournamentState, c: Any) -> list[Any]:
+    """``CloseRound`` -> ``RoundClosed`` with the digest of the round's standings, now official
+    (refused while a result is missing)."""
+    from projections.replay import standings_after
+
+    if c.round not in state.rounds:
+        raise RuleViolation(f"round {c.round} has not been paired", field="round", rule="close a published round")
+    if c.round in state.closed:
+        return [state.applied[identity.closed(c.tournament_id, c.round)]]
+    if not state.round_complete(c.round):
+        raise RuleViolation(f"round {c.round} still misses results", field="round",
+                            rule="close a round when every result is in")
+    digest = standings_after(state, c.round).digest
+    return [RoundClosed(event_id=identity.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
+                        digest=digest)]

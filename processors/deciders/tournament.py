@@ -1,0 +1,43 @@
+"""Creating a tournament: its name, dates, venue, chief arbiter, rule profile and rounds."""
+from __future__ import annotations
+
+from typing import Any
+
+from processors.deciders import identity
+from processors.tournament import RuleViolation, TournamentState
+from schemas.events import TournamentCreated
+from schemas.profile import PROFILES, RuleProfile
+
+
+def create(state: TournamentState, c: Any) -> list[Any]:
+    """``CreateTournament`` -> ``TournamentCreated`` with the profile in full.
+
+    Refused: an unknown profile name; a profile that keeps a built-in profile's name while
+    changing its rules (a replay could not tell them apart); dates out of order.
+    """
+    profile = resolve_profile(c.profile)
+    if c.rounds is not None and c.rounds != profile.rounds:
+        profile = profile.model_copy(update={"rounds": c.rounds, "name": f"{profile.name}-{c.rounds}-rounds"})
+        profile = RuleProfile.model_validate(profile.model_dump())
+    if c.starts and c.ends and c.ends < c.starts:
+        raise RuleViolation(f"the tournament ends ({c.ends}) before it starts ({c.starts})", field="ends",
+                            rule="dates in order")
+    return [TournamentCreated(
+        event_id=identity.created(c.tournament_id), **identity.stamp(c), name=c.name, profile=profile,
+        starts=c.starts, ends=c.ends, venue=c.venue, chief_arbiter=c.chief_arbiter,
+        nomination_deadline=c.nomination_deadline, source="created by the chief arbiter",
+    )]
+
+
+def resolve_profile(profile: RuleProfile | str) -> RuleProfile:
+    """A built-in profile by name, or a whole profile that does not pass itself off as one."""
+    if isinstance(profile, str):
+        if profile not in PROFILES:
+            raise RuleViolation(f"unknown rule profile {profile!r}; known: {', '.join(sorted(PROFILES))}",
+                                field="profile", rule="known profiles")
+        return PROFILES[profile]
+    builtin = PROFILES.get(profile.name)
+    if builtin is not None and builtin != profile:
+        raise RuleViolation(f"profile {profile.name!r} changes the rules of the built-in profile of that name; "
+                            "give it a name of its own", field="profile.name", rule="a profile's name names its rules")
+    return profile

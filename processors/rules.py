@@ -1,0 +1,295 @@
+"""The rules an input event must meet against the state before it: one function per event type.
+
+``check_event(state, event)`` raises ``RuleViolation`` naming the field and the rule, and
+changes nothing. It judges an event that arrives as a fact (an importer's, a published data
+set's); the deciders of ``processors.deciders`` run it on every event a command yields, so a
+rule is written once for both. Loading a log never calls it (``TournamentState.evolve``).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from processors.tournament import RuleViolation
+
+if TYPE_CHECKING:
+    from processors.tournament import TournamentState
+
+
+def check_event(state: "TournamentState", event: Any) -> None:
+    """Judge ``event`` against ``state``; raises ``RuleViolation`` for the first rule it breaks."""
+    check = _CHECKS.get(event.type)
+    if check is None:
+        raise RuleViolation(f"{event.type} is derived, not an input event", field="type", rule="input events")
+    if event.type != "TournamentCreated":
+        _check_tournament(state, event)
+    check(state, event)
+
+
+def _check_tournament(state: "TournamentState", event: Any) -> None:
+    if state.created is None:
+        raise RuleViolation(f"tournament {event.tournament_id!r} has not been created", field="tournament_id",
+                            rule="tournament exists")
+    if event.tournament_id != state.tournament_id:
+        raise RuleViolation(f"event is for {event.tournament_id!r}, this log holds {state.tournament_id!r}",
+                            field="tournament_id", rule="one tournament per log")
+
+
+def _created(state: "TournamentState", e: Any) -> None:
+    if state.created is not None:
+        raise RuleViolation("the tournament already exists", field="type", rule="created once")
+
+
+def team_known(state: "TournamentState", team: str, field: str) -> None:
+    """Raise unless ``team`` is registered."""
+    if team not in state.teams:
+        raise RuleViolation(f"unknown team {team!r}", field=field, rule="registered teams only")
+
+
+def check_roster(state: "TournamentState", players: tuple, field: str = "players") -> None:
+    """R-D1: ``boards`` to ``boards + reserves`` nominated players, board order 1..n, no player twice."""
+    p = state.profile
+    orders = [pl.board_order for pl in players]
+    if not p.boards <= len(orders) <= p.boards + p.reserves:
+        raise RuleViolation(f"{len(orders)} players nominated; the profile needs {p.boards} to {p.boards + p.reserves}",
+                            field=field, rule=f"R-D1 team of {p.boards} boards + {p.reserves} reserve")
+    if sorted(orders) != list(range(1, len(orders) + 1)):
+        raise RuleViolation(f"board order {orders} is not 1..{len(orders)}", field=f"{field}.board_order",
+                            rule="R-D1 fixed board order")
+    ids = [pl.fide_id for pl in players if pl.fide_id]
+    if len(ids) != len(set(ids)):
+        raise RuleViolation("a FIDE id is nominated twice", field=f"{field}.fide_id", rule="a player plays for one team")
+
+
+def _registered(state: "TournamentState", e: Any) -> None:
+    if e.team_id in state.teams:
+        raise RuleViolation(f"team {e.team_id!r} is already registered", field="team_id", rule="unique team")
+    check_roster(state, e.players)
+    late = state.last_round > 0
+    if e.from_round is not None:
+        if e.from_round <= state.last_round:
+            raise RuleViolation(f"round {e.from_round} is already published; a late entry plays from round "
+                                f"{state.last_round + 1} on", field="from_round", rule="late entries join unpublished rounds")
+        if e.from_round > state.profile.rounds:
+            raise RuleViolation(f"round {e.from_round} is outside 1..{state.profile.rounds}", field="from_round",
+                                rule="rounds of the profile")
+    if e.pairing_number is not None:
+        if any(t.pairing_number == e.pairing_number for t in state.teams.values()):
+            raise RuleViolation(f"pairing number {e.pairing_number} is taken", field="pairing_number",
+                                rule="unique pairing number")
+        # Pairing numbers are stable (R-I1): a late entry is numbered after every team already
+        # registered, so that no other team is renumbered.
+        if late and e.pairing_number <= max([len(state.teams)] + [t.pairing_number or 0 for t in state.teams.values()]):
+            raise RuleViolation(f"pairing number {e.pairing_number} would renumber other teams; a late entry is "
+                                f"numbered after the {len(state.teams)} teams registered", field="pairing_number",
+                                rule="stable pairing numbers")
+
+
+def nominations_open(state: "TournamentState", when: Any, field: str) -> None:
+    """Rosters are fixed at the nomination deadline (R-D1), or at the publication of round 1."""
+    deadline = state.created.nomination_deadline
+    if state.rounds:
+        raise RuleViolation("round 1 is published: rosters are fixed", field=field, rule="R-D1 nomination deadline")
+    if deadline is not None and when is not None and _after(when, deadline):
+        raise RuleViolation(f"the nomination deadline {deadline.isoformat()} has passed", field=field,
+                            rule="R-D1 nomination deadline")
+
+
+def _after(when: Any, deadline: Any) -> bool:
+    if (when.tzinfo is None) != (deadline.tzinfo is None):  # compare naive as UTC
+        from datetime import timezone
+
+        when, deadline = (w.replace(tzinfo=timezone.utc) if w.tzinfo is None else w for w in (when, deadline))
+    return when > deadline
+
+
+def _roster_changed(state: "TournamentState", e: Any) -> None:
+    team_known(state, e.team_id, "team_id")
+    nominations_open(state, e.occurred_at, "team_id")
+    check_roster(state, e.players)
+
+
+def _starting_ranks(state: "TournamentState", e: Any) -> None:
+    if state.rounds:
+        raise RuleViolation("round 1 is published: starting ranks are fixed", field="order", rule="stable pairing numbers")
+    if sorted(e.order) != sorted(state.teams):
+        missing = sorted(set(state.teams) - set(e.order))
+        extra = sorted(set(e.order) - set(state.teams))
+        raise RuleViolation(f"the order must hold every registered team once (missing {missing}, unknown {extra})",
+                            field="order", rule="every team ranked once")
+
+
+def _lineup(state: "TournamentState", e: Any) -> None:
+    team_known(state, e.team_id, "team_id")
+    round_of_profile(state, e.round)
+    if e.round in state.rounds:
+        raise RuleViolation(f"round {e.round} is published: its line-ups are fixed", field="round",
+                            rule="line-ups before the round is published")
+    boards = state.profile.boards
+    nominated = len(state.teams[e.team_id].players)
+    if len(e.boards) != boards:
+        raise RuleViolation(f"{len(e.boards)} players; a line-up has {boards}", field="boards", rule=f"R-D1 {boards} boards")
+    for i, order in enumerate(e.boards):
+        if order > nominated:
+            raise RuleViolation(f"board order {order} is not a nominated player of {e.team_id} (1..{nominated})",
+                                field=f"boards.{i}", rule="R-D1 only nominated players")
+    if list(e.boards) != sorted(set(e.boards)):
+        raise RuleViolation(f"board orders {list(e.boards)} are not in nominated order", field="boards",
+                            rule="R-D1 fixed board order")
+
+
+def round_of_profile(state: "TournamentState", rnd: int, field: str = "round") -> None:
+    """Raise unless ``rnd`` is one of the profile's rounds."""
+    if not 1 <= rnd <= state.profile.rounds:
+        raise RuleViolation(f"round {rnd} is outside 1..{state.profile.rounds}", field=field, rule="rounds of the profile")
+
+
+def _absence(state: "TournamentState", e: Any) -> None:
+    team_known(state, e.team_id, "team_id")
+    round_of_profile(state, e.round)
+    if e.round in state.rounds:
+        raise RuleViolation(f"round {e.round} is already paired", field="round", rule="absences before the pairing")
+
+
+def check_pairing(state: "TournamentState", rnd: int, tables: tuple, bye: str | None, absent: tuple[str, ...],
+                  announced: bool = True) -> None:
+    """A pairing of round ``rnd`` places every team that plays it exactly once: at a table, as the
+    bye (PAB) or absent; only registered teams that have entered and not withdrawn; unique table
+    numbers; at most one bye, and only when the number of teams at tables is even.
+    ``announced``: teams that announced their absence must be listed absent."""
+    seen: dict[str, str] = {}
+    numbers: set[int] = set()
+
+    def place(team: str, where: str, fld: str) -> None:
+        team_known(state, team, fld)
+        if team in seen:
+            raise RuleViolation(f"team {team!r} is in {seen[team]} and in {where}", field=fld, rule="a team is paired once per round")
+        if where != "absent":
+            if team in state.withdrawn and state.withdrawn[team] <= rnd:
+                raise RuleViolation(f"team {team!r} withdrew before round {rnd}", field=fld, rule="withdrawn teams are not paired")
+            if state.entered.get(team, 1) > rnd:
+                raise RuleViolation(f"team {team!r} enters from round {state.entered[team]}", field=fld,
+                                    rule="late entries play from their first round")
+            if announced and team in state.absences.get(rnd, {}):
+                raise RuleViolation(f"team {team!r} announced its absence from round {rnd}", field=fld,
+                                    rule="absent teams are not paired")
+        seen[team] = where
+
+    for i, t in enumerate(tables):
+        if t.table in numbers:
+            raise RuleViolation(f"table {t.table} appears twice", field=f"tables.{i}.table", rule="unique table numbers")
+        numbers.add(t.table)
+        place(t.home, f"table {t.table}", f"tables.{i}.home")
+        place(t.away, f"table {t.table}", f"tables.{i}.away")
+    if bye is not None:
+        place(bye, "the bye", "bye")
+    for i, team in enumerate(absent):
+        place(team, "absent", f"absent.{i}")
+    missing = [t for t in state.present(rnd) if t not in seen] if announced else []
+    if missing:
+        raise RuleViolation(f"teams {missing} play round {rnd} but are neither at a table, the bye nor absent",
+                            field="tables", rule="every present team paired once")
+    if not tables and len(seen) - len(absent) >= 2:
+        raise RuleViolation("the pairing has no tables", field="tables", rule="every present team paired once")
+
+
+def _round_paired(state: "TournamentState", e: Any) -> None:
+    round_of_profile(state, e.round)
+    if e.round in state.rounds:
+        raise RuleViolation(f"round {e.round} is already paired", field="round", rule="one pairing per round")
+    if e.round > 1 and e.round - 1 not in state.rounds:
+        raise RuleViolation(f"round {e.round - 1} has not been paired yet", field="round", rule="rounds in order")
+    check_pairing(state, e.round, e.tables, e.bye, e.absent)
+
+
+def _proposed(state: "TournamentState", e: Any) -> None:
+    round_of_profile(state, e.round)
+    if e.round != state.last_round + 1:
+        raise RuleViolation(f"round {e.round} is not the next round ({state.last_round + 1})", field="round",
+                            rule="rounds in order")
+    check_pairing(state, e.round, e.tables, e.bye, e.absent)
+
+
+def _amended(state: "TournamentState", e: Any) -> None:
+    if e.round not in state.proposals:
+        raise RuleViolation(f"round {e.round} has no proposed pairing to amend", field="round",
+                            rule="amend the engine's proposal")
+    check_pairing(state, e.round, e.tables, e.bye, e.absent)
+
+
+def board_key(state: "TournamentState", e: Any) -> tuple[int, int, int]:
+    """The board a result event is about; raises unless its round and table are published and the
+    board exists (R-D1)."""
+    if e.round not in state.rounds:
+        raise RuleViolation(f"round {e.round} has not been paired", field="round", rule="results only for paired rounds")
+    if (e.round, e.table) not in state.tables:
+        raise RuleViolation(f"round {e.round} has no table {e.table}", field="table",
+                            rule="results only for tables of the round's pairing")
+    boards = state.profile.boards
+    if hasattr(e, "board") and not 1 <= e.board <= boards:
+        raise RuleViolation(f"board {e.board} does not exist in a {boards}-board match", field="board",
+                            rule=f"R-D1 boards 1..{boards}")
+    return (e.round, e.table, getattr(e, "board", 0))
+
+
+def _board_result(state: "TournamentState", e: Any) -> None:
+    key = board_key(state, e)
+    if key in state.results:
+        prior_id, prior = state.results[key]
+        if prior != e.result:
+            raise RuleViolation(
+                f"round {e.round} table {e.table} board {e.board} already has {prior} (event {prior_id}); "
+                f"{e.result} needs a correction with a reason",
+                field="result", rule="one result per board; changes go through a correction")
+
+
+def _corrected(state: "TournamentState", e: Any) -> None:
+    key = board_key(state, e)
+    replaced = state.result_history.get(e.supersedes)
+    # A MatchForfeited event stands for every board of its table (recorded as board 0).
+    if replaced not in (key, (e.round, e.table, 0)):
+        raise RuleViolation(f"event {e.supersedes!r} is not a result of round {e.round} table {e.table} board {e.board}",
+                            field="supersedes", rule="a correction names the result it replaces")
+
+
+def _match_forfeited(state: "TournamentState", e: Any) -> None:
+    board_key(state, e)
+    t = state.tables[(e.round, e.table)]
+    if e.winner not in (t.home, t.away, None):
+        raise RuleViolation(f"{e.winner!r} does not play at table {e.table}", field="winner", rule="winner is one of the two teams")
+    if any((e.round, e.table, b) in state.results for b in range(1, state.profile.boards + 1)):
+        raise RuleViolation("boards of this table already have results", field="table",
+                            rule="one result per board; changes go through a correction")
+
+
+def _withdrawn(state: "TournamentState", e: Any) -> None:
+    team_known(state, e.team_id, "team_id")
+    if e.team_id in state.withdrawn:
+        raise RuleViolation(f"team {e.team_id!r} already withdrew from round {state.withdrawn[e.team_id]}",
+                            field="team_id", rule="a team withdraws once")
+
+
+def _closed(state: "TournamentState", e: Any) -> None:
+    if e.round not in state.rounds:
+        raise RuleViolation(f"round {e.round} has not been paired", field="round", rule="close a published round")
+    if e.round in state.closed:
+        raise RuleViolation(f"round {e.round} is already closed", field="round", rule="a round is closed once")
+    if not state.round_complete(e.round):
+        raise RuleViolation(f"round {e.round} still misses results", field="round", rule="close a round when every result is in")
+
+
+_CHECKS = {
+    "TournamentCreated": _created,
+    "TeamRegistered": _registered,
+    "RosterChanged": _roster_changed,
+    "StartingRanksSet": _starting_ranks,
+    "LineupSubmitted": _lineup,
+    "AbsenceAnnounced": _absence,
+    "RoundPaired": _round_paired,
+    "PairingProposed": _proposed,
+    "PairingAmended": _amended,
+    "BoardResultRecorded": _board_result,
+    "BoardResultCorrected": _corrected,
+    "MatchForfeited": _match_forfeited,
+    "TeamWithdrawn": _withdrawn,
+    "RoundClosed": _closed,
+}

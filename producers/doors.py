@@ -1,0 +1,117 @@
+"""The doors a command goes through: in-process on the embedded store, or over Kafka.
+
+``EmbeddedDoor(store).submit(command)`` decides the command with ``processors.deciders.handle``
+on the store's state and stores the events it yields; ``KafkaDoor().submit(command)`` publishes
+it on its input topic (``deploy.topics.command_topic``, keyed by tournament) and waits for the
+processors' verdict on the ``verdicts`` topic, where the faust app decided it with the same
+function. Both return an ``Outcome``; neither holds a rule of its own.
+"""
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from processors.deciders import handle
+from processors.tournament import RuleViolation
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A command's verdict: accepted (``event_ids`` appended; ``already_recorded`` for an
+    identical retry) or refused (``field``, ``rule``, ``reason``)."""
+
+    accepted: bool
+    event_ids: tuple[str, ...] = ()
+    already_recorded: bool = False
+    field: str = ""
+    rule: str = ""
+    reason: str = ""
+
+    def text(self) -> str:
+        """One line for a person: what was recorded, or why not."""
+        if not self.accepted:
+            rule = "" if f"[rule: {self.rule}]" in self.reason else f" [rule: {self.rule}]"
+            return f"refused: {self.reason}{rule}"
+        what = "already recorded" if self.already_recorded else "recorded"
+        if len(self.event_ids) <= 3:
+            return f"{what}: {', '.join(self.event_ids)}"
+        return f"{what}: {len(self.event_ids)} events, {self.event_ids[0]} ... {self.event_ids[-1]}"
+
+
+class EmbeddedDoor:
+    """Commands decided in this process against ``store`` (a ``projections.store.EventStore``)."""
+
+    def __init__(self, store: Any):
+        self.store = store
+
+    def submit(self, command: Any) -> Outcome:
+        """Decide ``command``; store its events in one transaction. Never raises for a refusal."""
+        try:
+            decision = handle(self.store.state, command)
+        except RuleViolation as exc:
+            return Outcome(False, field=exc.field, rule=exc.rule, reason=str(exc))
+        self.store.append_decided(decision.events)
+        return Outcome(True, tuple(e.event_id for e in (decision.events or decision.recorded)),
+                       already_recorded=decision.already_recorded)
+
+    def close(self) -> None:
+        """Nothing to release (the store's engine is the caller's)."""
+
+
+class KafkaDoor:
+    """Commands published to Kafka (``bootstrap``; ``topic_prefix`` as in ``deploy.topics``) and
+    decided by the processors; ``wait`` seconds for each verdict."""
+
+    def __init__(self, bootstrap: str | None = None, topic_prefix: str | None = None, wait: float = 10.0):
+        from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+
+        from deploy import topics
+
+        self.topics = topics
+        self.prefix = topic_prefix
+        self.wait = wait
+        servers = bootstrap or topics.bootstrap_servers()
+        self.producer = KafkaProducer(bootstrap_servers=servers, acks="all", enable_idempotence=True, linger_ms=0,
+                                      client_id="olympiad-door")
+        self.consumer = KafkaConsumer(bootstrap_servers=servers, enable_auto_commit=False, group_id=None,
+                                      fetch_max_wait_ms=20)
+        name = topics.name(topics.VERDICTS, topic_prefix)
+        tps = [TopicPartition(name, p) for p in range(topics.VERDICTS.partitions)]
+        self.consumer.assign(tps)
+        self.consumer.seek_to_end(*tps)
+        for tp in tps:  # resolve the positions now, before anything is published
+            self.consumer.position(tp)
+        self.verdicts: dict[str, dict[str, Any]] = {}
+
+    def submit(self, command: Any) -> Outcome:
+        """Publish ``command`` (with a fresh ``command_id``) and wait for its verdict.
+
+        Raises ``TimeoutError`` when no verdict arrives within ``wait`` seconds (are the
+        processors running?).
+        """
+        from schemas.canonical import canonical_json
+
+        command = command.model_copy(update={"command_id": command.command_id or uuid.uuid4().hex})
+        spec = self.topics.command_topic(command)
+        self.producer.send(self.topics.name(spec, self.prefix), key=command.tournament_id.encode(),
+                           value=canonical_json(command).encode()).get(timeout=30)
+        deadline = time.monotonic() + self.wait
+        while command.command_id not in self.verdicts:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no verdict on {command.command} within {self.wait:g} s: are the processors running?")
+            for records in self.consumer.poll(timeout_ms=int(min(left, 0.5) * 1000)).values():
+                for rec in records:
+                    body = json.loads(rec.value)
+                    self.verdicts[body.get("command_id")] = body
+        v = self.verdicts.pop(command.command_id)
+        return Outcome(v["accepted"], tuple(v["event_ids"]), v["already_recorded"], v["field"], v["rule"], v["reason"])
+
+    def close(self) -> None:
+        """Flush and close the producer and the verdict consumer."""
+        self.producer.flush()
+        self.producer.close()
+        self.consumer.close()

@@ -1,0 +1,270 @@
+"""Commands: what an arbiter, a terminal or a captain asks the tournament to do.
+
+A command is a request, not a fact: ``processors.deciders.handle`` decides it against the
+tournament's current state and either yields the events to append (facts, ``schemas.events``)
+or refuses it naming the field and the rule. Every door (the CLI, the HTTP API, the Kafka
+input topics) builds these models and calls that one function; no door has a rule of its own.
+
+Every command names its ``tournament_id``, who asks (``actor``: a role and an id; the door
+authenticates, the decider checks what the role may do) and when (``issued_at``, the time the
+events will carry; the door stamps it). Field types use ``schemas.limits``. On Kafka a command
+travels as the JSON of its model, with ``command_id`` to correlate the verdict.
+"""
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from schemas import limits
+from schemas.events import EventSchemaError, ForfeitReason, Player, ResultCode, Table, validation_error
+from schemas.limits import (
+    ActorId, Board, Federation, Name, Note, Reason, Round, TableNo, TeamId, Timestamp, TournamentId,
+)
+from schemas.profile import RuleProfile
+
+Role = Literal["chief", "arbiter", "terminal", "captain"]
+"""Who asks: the chief arbiter (every command), an arbiter (results, forfeits, line-ups), a
+result-entry terminal (the board results of its table in the current round), a team captain
+(its team's line-up and absence)."""
+
+
+class Actor(BaseModel):
+    """Who issues a command: ``role``, ``id``; a terminal's ``table`` (None: every table) and a
+    captain's ``team``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    role: Role
+    id: ActorId
+    table: TableNo | None = None
+    team: TeamId | None = None
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    tournament_id: TournamentId
+    actor: Actor
+    issued_at: Timestamp | None = None
+    command_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] | None = None
+
+
+class CreateTournament(_Command):
+    """Create the tournament: ``profile`` a built-in profile's name or a whole profile;
+    ``rounds`` overrides the profile's number of rounds (the profile is then renamed)."""
+
+    command: Literal["CreateTournament"] = "CreateTournament"
+    name: Name
+    profile: RuleProfile | Annotated[str, Field(max_length=64)]
+    rounds: Round | None = None
+    starts: date | None = None
+    ends: date | None = None
+    venue: Note = ""
+    chief_arbiter: Note = ""
+    nomination_deadline: Timestamp | None = None
+
+
+class TeamEntry(BaseModel):
+    """A team as registered: id, name, federation, nominated players in board order 1..5."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    team_id: TeamId
+    name: Name
+    federation: Federation = ""
+    players: Annotated[tuple[Player, ...], Field(max_length=9)]
+    pairing_number: Annotated[int, Field(strict=True, ge=1, le=9999)] | None = None
+
+
+class RegisterTeam(_Command):
+    """Register one team; ``from_round`` > 1 (or any registration after round 1 is published) is
+    a late entry."""
+
+    command: Literal["RegisterTeam"] = "RegisterTeam"
+    team: TeamEntry
+    from_round: Round | None = None
+
+
+class ImportTeams(_Command):
+    """Register several teams at once (from CSV or TRF-2026 team records): all or none."""
+
+    command: Literal["ImportTeams"] = "ImportTeams"
+    teams: Annotated[tuple[TeamEntry, ...], Field(min_length=1, max_length=limits.MAX_LIST)]
+
+
+class ChangeRoster(_Command):
+    """Replace a team's nominated players (before the nomination deadline)."""
+
+    command: Literal["ChangeRoster"] = "ChangeRoster"
+    team_id: TeamId
+    players: Annotated[tuple[Player, ...], Field(max_length=9)]
+    reason: Note = ""
+
+
+class SetStartingRanks(_Command):
+    """Rank the teams by the profile's seeding rule (R-I1: average rating of the four best
+    players); their pairing numbers follow."""
+
+    command: Literal["SetStartingRanks"] = "SetStartingRanks"
+
+
+class SubmitLineup(_Command):
+    """A team's line-up for ``round``: ``boards`` are the board orders (1-5) of the players on
+    boards 1..4, in nominated order."""
+
+    command: Literal["SubmitLineup"] = "SubmitLineup"
+    round: Round
+    team_id: TeamId
+    boards: Annotated[tuple[Annotated[int, Field(strict=True, ge=1, le=9)], ...], Field(max_length=20)]
+
+
+class AnnounceAbsence(_Command):
+    """A team will not play ``round`` (announced before the round is paired)."""
+
+    command: Literal["AnnounceAbsence"] = "AnnounceAbsence"
+    round: Round
+    team_id: TeamId
+    reason: Note = ""
+
+
+class WithdrawTeam(_Command):
+    """A team leaves the tournament from ``from_round`` on (default: the next round to pair)."""
+
+    command: Literal["WithdrawTeam"] = "WithdrawTeam"
+    team_id: TeamId
+    from_round: Round | None = None
+    reason: Reason
+
+
+class PairRound(_Command):
+    """Ask the engine for the pairing of ``round`` (the previous round must be complete)."""
+
+    command: Literal["PairRound"] = "PairRound"
+    round: Round
+
+
+class Swap(BaseModel):
+    """An amendment step: exchange two teams (anywhere in the pairing), or two tables' numbers."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    teams: tuple[TeamId, TeamId] | None = None
+    tables: tuple[TableNo, TableNo] | None = None
+
+
+class AmendPairing(_Command):
+    """Amend the proposed pairing of ``round``: ``swaps`` applied in order, or a whole new set
+    of ``tables`` (with ``bye``/``absent``); a reason is mandatory, and the pairing checker's
+    report goes into the event."""
+
+    command: Literal["AmendPairing"] = "AmendPairing"
+    round: Round
+    swaps: Annotated[tuple[Swap, ...], Field(max_length=limits.MAX_LIST)] = ()
+    tables: Annotated[tuple[Table, ...], Field(max_length=limits.MAX_LIST)] | None = None
+    bye: TeamId | None = None
+    absent: Annotated[tuple[TeamId, ...], Field(max_length=limits.MAX_LIST)] | None = None
+    reason: Reason
+
+
+class PublishRound(_Command):
+    """Publish the proposed (or amended) pairing of ``round`` as the round's pairing. A pairing
+    that breaks an absolute rule is published only with ``override_reason``."""
+
+    command: Literal["PublishRound"] = "PublishRound"
+    round: Round
+    override_reason: Reason | None = None
+
+
+class RecordResult(_Command):
+    """One board's result, White-Black (``1-0``, ``0-1``, ``1/2-1/2``); forfeits go through
+    ``RecordForfeit``."""
+
+    command: Literal["RecordResult"] = "RecordResult"
+    round: Round
+    table: TableNo
+    board: Board
+    result: Literal["1-0", "0-1", "1/2-1/2"]
+
+
+class BoardEntry(BaseModel):
+    """One board of a table's results: the code White-Black; a forfeit code (``+/-``, ``-/+``,
+    ``-/-``) with its reason (and a note, needed for "other")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    board: Board
+    result: ResultCode
+    forfeit: ForfeitReason | None = None
+    note: Note = ""
+
+
+class RecordResults(_Command):
+    """Several boards of one table at once (a terminal's entry): all recorded, or none."""
+
+    command: Literal["RecordResults"] = "RecordResults"
+    round: Round
+    table: TableNo
+    boards: Annotated[tuple[BoardEntry, ...], Field(min_length=1, max_length=20)]
+
+
+class RecordForfeit(_Command):
+    """A board (``board`` given) or a whole match (``board`` None) lost by default by the teams
+    in ``forfeiting`` (one team, or both: a double forfeit), with the reason."""
+
+    command: Literal["RecordForfeit"] = "RecordForfeit"
+    round: Round
+    table: TableNo
+    board: Board | None = None
+    forfeiting: Annotated[tuple[TeamId, ...], Field(min_length=1, max_length=2)]
+    reason: ForfeitReason
+    note: Note = ""
+
+
+class CorrectResult(_Command):
+    """The chief arbiter's correction of a board's result (the result it replaces is the
+    board's current one); after the next round is published it is a late correction."""
+
+    command: Literal["CorrectResult"] = "CorrectResult"
+    round: Round
+    table: TableNo
+    board: Board
+    result: ResultCode
+    reason: Reason
+
+
+class CloseRound(_Command):
+    """Close ``round`` once every result is in: its standings become official."""
+
+    command: Literal["CloseRound"] = "CloseRound"
+    round: Round
+
+
+COMMANDS = (
+    CreateTournament, RegisterTeam, ImportTeams, ChangeRoster, SetStartingRanks, SubmitLineup, AnnounceAbsence,
+    WithdrawTeam, PairRound, AmendPairing, PublishRound, RecordResult, RecordResults, RecordForfeit, CorrectResult, CloseRound,
+)
+Command = Annotated[Union[COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
+COMMAND_TYPES: dict[str, type[_Command]] = {cls.model_fields["command"].default: cls for cls in COMMANDS}
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
+
+
+def parse_command(raw: dict[str, Any] | str | bytes) -> Any:
+    """Parse one command from a dict or JSON text (size and depth limits of ``schemas.limits``).
+
+    Raises ``EventSchemaError`` naming the first offending field and the rule.
+    """
+    if isinstance(raw, (str, bytes)):
+        try:
+            raw = limits.load_message(raw)
+        except limits.MessageTooLarge as exc:
+            raise EventSchemaError(str(exc), field="(message)", rule="input size limits") from None
+        except ValueError as exc:
+            raise EventSchemaError(f"malformed JSON: {exc}", field="(message)", rule="JSON syntax") from None
+    if not isinstance(raw, dict):
+        raise EventSchemaError("a command is a JSON object", field="(message)", rule="JSON object")
+    kind = raw.get("command")
+    if not isinstance(kind, str) or kind not in COMMAND_TYPES:
+        shown = repr(kind) if len(repr(kind)) <= 60 else repr(kind)[:57] + "..."
+        raise EventSchemaError(f"unknown command {shown}; known: {', '.join(COMMAND_TYPES)}", field="command",
+                               rule="known commands")
+    try:
+        return _ADAPTER.validate_python(raw)
+    except ValidationError as exc:
+        raise validation_error(exc, kind, 1) from None
