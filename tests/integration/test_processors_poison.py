@@ -30,7 +30,7 @@ POISONS = [
     json.dumps({"type": "BoardResultRecorded", "event_id": "p4", "tournament_id": TID, "round": 1, "table": 2,
                 "board": 4, "result": "1-0", "reason": "\ud800"}).encode(),
     json.dumps({"type": "BoardResultRecorded", "event_id": "p5", "tournament_id": TID, "round": 1, "table": 2,
-                "board": 4, "reason": "x" * 100, "result": ["x" * 1_000_000]}).encode(),
+                "board": 4, "result": "1-0", "reason": "x" * 1_000_000}).encode(),
 ]
 
 
@@ -116,7 +116,7 @@ def test_poison_messages_are_dead_letters_alone_restarts_move_on_sigterm_is_prom
         ends = consumer.end_offsets(tps)
         committed = {tp: consumer.committed(tp) for tp in tps}
         consumer.close(autocommit=False)
-        assert ends[TopicPartition(board_results, topics.partition_for(TID.encode(), len(tps)))] == 12  # the burst
+        assert sum(ends.values()) == 12  # the burst
         assert committed == {tp: (end or None) for tp, end in ends.items()}
         # A restart crashes nothing, judges no poison again, and goes on with the next result.
         pipeline.start("processors")
