@@ -3,6 +3,7 @@ embedded store, or with ``--kafka`` on the live pipeline of ``olympiad live`` (`
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, Optional
 
 import typer
@@ -16,7 +17,7 @@ from processors.tournament import RuleViolation
 from producers.publish import publish
 from projections.store import EventStore
 from olympiad.web.app import create_app
-from olympiad.web.auth import TokenStore
+from olympiad.web.auth import TokenStore, check_chief_token
 from olympiad.web.embedded import EmbeddedBackend, store_engine
 from olympiad.web.kafka_backend import KafkaBackend
 from olympiad.web.preload import through_round
@@ -34,8 +35,10 @@ def serve(
                                          "results and the pairing of round N+1, whose results are left to enter"),
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="TCP port"),
-    chief_token: Optional[str] = typer.Option(None, "--chief-token", envvar="OLYMPIAD_CHIEF_TOKEN",
-                                              help="the chief arbiter's token (default: a new random one)"),
+    chief_token_file: Optional[Path] = typer.Option(None, "--chief-token-file", envvar="OLYMPIAD_CHIEF_TOKEN_FILE",
+                                                    help="a file holding the chief arbiter's token (else "
+                                                    "$OLYMPIAD_CHIEF_TOKEN, else a new random one); never on the "
+                                                    "command line, where every user of the machine sees it"),
     kafka: Optional[str] = typer.Option(None, "--kafka", metavar="BOOTSTRAP", help="serve the live pipeline on this "
                                         "Kafka cluster (processors and projection worker running; --db is then the "
                                         "worker's database) instead of the embedded store"),
@@ -46,9 +49,11 @@ def serve(
 ) -> None:
     """Serve the scoreboard (/), the result-entry page (/entry), the API (/docs) and the standings stream.
 
-    Prints the chief arbiter's token: with it, issue one token per terminal (POST
-    /api/tournaments/{id}/terminals) scoped to its tables.
+    Prints the chief arbiter's token if it made a random one: with it, issue one token per terminal
+    (POST /api/tournaments/{id}/terminals) scoped to its tables. A given token (file or environment)
+    must hold at least 128 bits (``olympiad.web.auth.check_chief_token``).
     """
+    chief_token = chief_token_from(chief_token_file)
     events = None
     if source is not None:
         events = load_or_refuse(source)
@@ -64,11 +69,13 @@ def serve(
     if tid is None:
         refuse(ValueError("no tournament to serve: give --source (or a --db or Kafka log that holds one)"))
     tokens = TokenStore(engine)
-    token = tokens.set_chief_token(tid, chief_token)
+    token = tokens.set_chief_token(tid, chief_token)  # checked by chief_token_from already
     base = f"http://{host}:{port}"
     console.print(f"[bold]{state.created.name}[/] ({tid}), last paired round {max(state.rounds, default=0)}",
                   highlight=False)
-    console.print(f"chief arbiter token: {token}", highlight=False, soft_wrap=True)
+    console.print(f"chief arbiter token: {token}" if chief_token is None else
+                  f"chief arbiter token: as given ({'--chief-token-file' if chief_token_file else '$OLYMPIAD_CHIEF_TOKEN'})",
+                  highlight=False, soft_wrap=True)
     console.print(f"scoreboard  {base}/\nentry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs",
                   highlight=False, soft_wrap=True)
     web = create_app(backend, tokens)
@@ -80,6 +87,19 @@ def serve(
 
     Server(uvicorn.Config(web, host=host, port=port, log_level=os.environ.get("OLYMPIAD_LOG_LEVEL", "warning"),
                           timeout_graceful_shutdown=5)).run()
+
+
+def chief_token_from(path: Path | None) -> str | None:
+    """The chief token of ``path`` (its text, trimmed), else of ``$OLYMPIAD_CHIEF_TOKEN``, else None
+    (a random one will be made). A token weaker than ``check_chief_token`` allows, or a file that
+    cannot be read, is refused with exit status 2."""
+    try:
+        token = path.read_text(encoding="utf-8").strip() if path is not None else os.environ.get("OLYMPIAD_CHIEF_TOKEN")
+        if token is not None:
+            check_chief_token(token)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        refuse(ValueError(f"chief token{f' file {path}' if path else ''}: {exc}"))
+    return token
 
 
 def embedded_backend(db: str | None, events: list[Any] | None, source: str | None) -> tuple[EmbeddedBackend, Engine]:

@@ -33,6 +33,7 @@ from processors.tournament import RuleViolation, TournamentState
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
 from olympiad.web import views
+from olympiad.web.guards import Guards
 from olympiad.web.auth import Refused, TokenStore
 from olympiad.web.backend import Backend, StandingsUpdate, compact_rows
 from olympiad.web.broadcast import Broadcaster, sse_message
@@ -435,4 +436,5 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         return FileResponse(STATIC / "team.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guards)  # body size limit (413), security headers
     return app

@@ -33,7 +33,7 @@ from schemas.events import parse_event
 pytestmark = pytest.mark.e2e
 
 TID = "samarkand-2026-open"
-CHIEF = "e2e-chief-token"
+CHIEF = "e2e-chief-token-4f9c1a7e2b"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000"]
