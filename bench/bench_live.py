@@ -48,7 +48,7 @@ import threading
 from deploy import topics
 from olympiad.cmd_live import Broker, LivePipeline
 from producers.publish import Follower, chunks, publish
-from projections.sources import load_source
+from producers.sources import load_source
 
 
 

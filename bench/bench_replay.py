@@ -15,7 +15,7 @@ import time
 
 from processors.tournament import TournamentState
 from projections.replay import replay, standings_after
-from projections.sources import load_source
+from producers.sources import load_source
 from projections.store import EventStore
 
 RUNS = 5

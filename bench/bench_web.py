@@ -85,7 +85,7 @@ def main() -> None:
 
     from processors.scoring import board_points
     from projections.replay import replay
-    from projections.sources import load_source
+    from producers.sources import load_source
     from olympiad.web.preload import held_back
 
     events = load_source(TID)

@@ -28,7 +28,7 @@ from processors.tournament import TournamentState
 from projections.memo import clear_memos
 from projections.pairing.read_model import next_round_proposal
 from projections.replay import standings_after
-from projections.sources import load_source
+from producers.sources import load_source
 from projections.store import standings_document_row, standings_rows
 from projections.worker import Projector, make_engine, standings_event
 from schemas.canonical import canonical_json

@@ -12,4 +12,6 @@ deploy/bootstrap.sh
 for setup in deploy/install-postgres.sh deploy/install-browser.sh; do
   if [[ -x "$setup" ]]; then "$setup"; fi
 done
+# The layer contracts of ../shared/design.md (pyproject.toml [tool.importlinter]): a wrong import fails the build.
+.venv/bin/lint-imports --no-cache
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

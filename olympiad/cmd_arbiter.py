@@ -1,5 +1,5 @@
 """The arbiter's commands: ``olympiad new``, ``team add|import|roster|ranks|absent|withdraw``,
-``lineup``, ``round pair|amend|publish|close``, ``enter``, ``forfeit``, ``correct``.
+``lineup``, ``round pair|amend|publish|close``, ``enter``, ``results``, ``forfeit``, ``correct``.
 
 Each builds one command of ``schemas.commands`` and submits it through ``olympiad.doors``: the
 embedded store by default, the live pipeline with ``--kafka``. The rules are the deciders'
@@ -267,6 +267,21 @@ def enter(
     """Enter one board result (a terminal's or an arbiter's) and print the verdict."""
     submit("RecordResult", {"tournament_id": tournament, "actor": actor(f"terminal:{terminal}" if terminal else who),
                             "round": rnd, "table": table, "board": board, "result": result}, db, kafka)
+
+
+@app.command()
+def results(
+    tournament: str = TOURNAMENT, rnd: int = ROUND, table: int = TABLE_ARG,
+    codes: list[str] = typer.Argument(..., metavar="RESULTS...", help="board 1, 2, 3, 4 White-Black (1-0, 0-1, "
+                                      "1/2-1/2); '-' skips a board (a forfeit entered with olympiad forfeit)"),
+    terminal: Optional[str] = typer.Option(None, "--terminal", envvar="OLYMPIAD_TERMINAL",
+                                           help="enter as this result-entry terminal (else as --as)"),
+    db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = typer.Option("arbiter", "--as", metavar="ROLE[:ID]"),
+) -> None:
+    """Enter the results of a table's boards at once (all recorded, or none) and print the verdict."""
+    boards = [{"board": n, "result": code} for n, code in enumerate(codes, start=1) if code != "-"]
+    submit("RecordResults", {"tournament_id": tournament, "actor": actor(f"terminal:{terminal}" if terminal else who),
+                             "round": rnd, "table": table, "boards": boards}, db, kafka)
 
 
 @app.command()

@@ -13,7 +13,7 @@ from olympiad.cli import app
 from olympiad.render import standings_table
 from processors.tournament import RuleViolation
 from projections.eventlog import write_log
-from projections.sources import load_source
+from producers.sources import load_source
 from projections.store import EventStore
 from sqlalchemy.exc import SQLAlchemyError
 

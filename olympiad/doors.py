@@ -49,7 +49,9 @@ def now() -> str:
 def door(db: str | None, kafka: str | None) -> Any:
     """The door of this process for ``db`` or ``kafka`` (opened on first use)."""
     if kafka:
-        key = ("kafka", kafka)
+        from deploy.topics import prefix
+
+        key = ("kafka", f"{prefix()}@{kafka}")
         if key not in _DOORS:
             from producers.doors import KafkaDoor
 

@@ -1,31 +1,20 @@
-"""Result-entry terminal and arbiter commands: input events published to Kafka with kafka-python.
+"""Input events published to Kafka with kafka-python: what ``olympiad publish`` plays from a data set.
 
 A ``Terminal`` publishes each input event to its topic (``deploy.topics.INPUT_TOPIC_OF``) with its
 key (``deploy.topics.input_key``: the tournament id, so both input topics are co-partitioned), as
 canonical JSON. The producer is idempotent with ``acks=all``: the broker drops a retried batch,
 and the event id, set here by the terminal, makes a retry by hand harmless too (the processors
 treat a second copy of an event id as a duplicate).
-
-The id of a board result is derived from what it says: ``T/r<round>/t<table>/b<board>/<result>@
-<terminal>``. Entering the same result twice at a terminal is therefore the same event; a
-different result for the same board is a different event, which the processors refuse without a
-correction (rule: one result per board).
+Commands (a terminal's results, an arbiter's decisions) go through ``producers.doors.KafkaDoor``.
 """
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from kafka import KafkaProducer
 
 from deploy import topics
 from schemas.canonical import canonical_json
-from schemas.events import BoardResultCorrected, BoardResultRecorded, MatchForfeited
-
-
-def board_result_id(tournament_id: str, rnd: int, table: int, board: int, result: str, terminal_id: str) -> str:
-    """The terminal-set id of a board result: equal for equal entries at one terminal."""
-    return f"{tournament_id}/r{rnd}/t{table}/b{board}/{result}@{terminal_id}"
 
 
 class Terminal:
@@ -74,34 +63,3 @@ class Terminal:
     def flush(self, timeout: float | None = None) -> None:
         """Block until every sent event is acknowledged by all in-sync replicas."""
         self.producer.flush(timeout)
-
-    # -------------------------------------------------------------------- terminal and arbiter
-    def record(self, tournament_id: str, rnd: int, table: int, board: int, result: str, *,
-               white: str = "", black: str = "", reason: str | None = None) -> BoardResultRecorded:
-        """Record one board result (code White-Black), wait for the broker's ack, return the event."""
-        event = BoardResultRecorded(
-            event_id=board_result_id(tournament_id, rnd, table, board, result, self.terminal_id),
-            tournament_id=tournament_id, round=rnd, table=table, board=board, result=result,
-            white=white, black=black, reason=reason, terminal_id=self.terminal_id,
-        )
-        self.publish(event).get(timeout=30)
-        return event
-
-    def correct(self, tournament_id: str, supersedes: str, rnd: int, table: int, board: int, result: str,
-                reason: str) -> BoardResultCorrected:
-        """An arbiter's correction of the result event ``supersedes`` (a reason is required)."""
-        event = BoardResultCorrected(
-            event_id=f"{supersedes}/corrected/{uuid.uuid4().hex[:12]}", tournament_id=tournament_id,
-            supersedes=supersedes, round=rnd, table=table, board=board, result=result, reason=reason,
-        )
-        self.publish(event).get(timeout=30)
-        return event
-
-    def forfeit(self, tournament_id: str, rnd: int, table: int, winner: str | None, reason: str) -> MatchForfeited:
-        """A whole match forfeited to ``winner`` (None: both teams forfeit)."""
-        event = MatchForfeited(
-            event_id=f"{tournament_id}/r{rnd}/t{table}/forfeit@{self.terminal_id}", tournament_id=tournament_id,
-            round=rnd, table=table, winner=winner, reason=reason,
-        )
-        self.publish(event).get(timeout=30)
-        return event

@@ -51,6 +51,7 @@ class TeamInfo:
     federation: str
     pairing_number: int
     rating: Decimal
+    entered: int = 1  # the first round the team plays (a late entry: later)
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,8 @@ def _team_infos(state: TournamentState) -> dict[str, TeamInfo]:
     profile = state.profile
     numbers = tournament_pairing_numbers(state)
     return {
-        tid: TeamInfo(tid, t.name, t.federation, numbers[tid], team_strength(t, profile.boards, profile.seeding_floor_rating)[0])
+        tid: TeamInfo(tid, t.name, t.federation, numbers[tid], team_strength(t, profile.boards, profile.seeding_floor_rating)[0],
+                      state.entered.get(tid, 1))
         for tid, t in state.teams.items()
     }
 

@@ -45,6 +45,14 @@ class ReplayResult:
     duplicates: int
 
 
+def fixes_standings_of(event: Any) -> int | None:
+    """The round whose standings ``event`` fixes, or None: publishing the pairing of round r + 1
+    fixes the standings after round r, so that a correction logged later changes the later
+    standings only (Samarkand 2026's late round-10 correction; issue 10: a late correction). The
+    one statement of the rule: ``replay`` and the projection worker cut the log with it."""
+    return event.round - 1 if event.type == "RoundPaired" and event.round > 1 else None
+
+
 def standings_after(state: TournamentState, rnd: int) -> RoundStandings:
     """Standings of ``state`` after round ``rnd`` (rows, canonical document, digest)."""
     history = build_history(state, rnd)
@@ -58,19 +66,20 @@ def replay(events: Iterable[Any], through_round: int | None = None) -> ReplayRes
     """Apply ``events`` in order and compute the standings after every round up to ``through_round``
     (default: the last paired round).
 
-    Raises ``processors.tournament.RuleViolation`` (its ``event_id`` set to the offending event)
-    for an event that breaks a rule, and ``ValueError`` if ``through_round`` was never paired.
+    The events were decided when they were accepted: they evolve the state, unchecked (judge
+    events from outside with ``EventStore.append``). Raises ``RuleViolation`` (its ``event_id``
+    set) only for an event id used twice for different events, and ``ValueError`` if
+    ``through_round`` was never paired.
     """
     state = TournamentState()
     out: dict[int, RoundStandings] = {}
     applied = duplicates = 0
     for event in events:
-        if event.type == "RoundPaired":
-            done = event.round - 1
-            if done >= 1 and done not in out:
-                out[done] = standings_after(state, done)
-            if through_round is not None and event.round > through_round:
-                break
+        done = fixes_standings_of(event)
+        if done is not None and done not in out:
+            out[done] = standings_after(state, done)
+        if event.type == "RoundPaired" and through_round is not None and event.round > through_round:
+            break
         try:
             if state.evolve(event):
                 applied += 1

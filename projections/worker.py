@@ -52,7 +52,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from deploy import topics
 from processors.tournament import RuleViolation, TournamentState
-from projections.replay import RoundStandings, standings_after
+from projections.replay import fixes_standings_of, RoundStandings, standings_after
 from projections.pairing.read_model import next_round_proposal
 from projections.store import (
     events_table,
@@ -250,9 +250,10 @@ class Projector:
         last_position = ""
         proj = self._projection(tid)
         for rec, event in part:
-            if event.type == "RoundPaired" and proj.dirty and event.round > 1 and event.event_id not in proj.state.applied:
+            fixed = fixes_standings_of(event)
+            if fixed is not None and proj.dirty and event.event_id not in proj.state.applied:
                 # The standings after the previous round are those of the state before this pairing.
-                snapshots.append(Snapshot(tid, standings_after(proj.state, event.round - 1), f"{rec.partition}:{rec.offset}"))
+                snapshots.append(Snapshot(tid, standings_after(proj.state, fixed), f"{rec.partition}:{rec.offset}"))
                 proj.dirty = False
             try:
                 new = proj.state.evolve(event)

@@ -137,9 +137,16 @@ class KafkaBackend:
     def command(self, command: Any) -> Any:
         """Publish ``command`` to the processors (``producers.doors.KafkaDoor``), wait for their
         verdict and, when accepted, until the fold holds its events."""
-        from producers.doors import KafkaDoor
+        from processors.deciders import handle
+        from producers.doors import KafkaDoor, Outcome
 
         with self._write_lock:
+            with self._lock:
+                trial = self._state.fork()
+            try:  # decided on the fold first: a refusal publishes nothing (the processors decide again)
+                handle(trial, command)
+            except RuleViolation as exc:
+                return Outcome(False, field=exc.field, rule=exc.rule, reason=str(exc))
             if self._door is None:
                 self._door = KafkaDoor(self._bootstrap, self._prefix, wait=self.accept_timeout)
             outcome = self._door.submit(command)

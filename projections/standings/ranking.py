@@ -161,11 +161,13 @@ def _compute_line(history: History, team: str, profile: RuleProfile, mp_total: d
 def compute_standings(history: History, profile: RuleProfile) -> list[StandingRow]:
     """The standings after ``history.through_round``, in rank order.
 
-    Withdrawn teams stay in the table with their results. Raises ``ValueError`` for a tie-break
-    name the engine does not know.
+    Withdrawn teams stay in the table with their results; a late entry appears once it has
+    entered (from its first round). Raises ``ValueError`` for a tie-break name the engine does
+    not know.
     """
     mp_total = {t: match_points_total(history, t) for t in history.teams}
-    provisional = [(mp_total[team], _team_line(history, team, profile, mp_total), info) for team, info in history.teams.items()]
+    provisional = [(mp_total[team], _team_line(history, team, profile, mp_total), info) for team, info in history.teams.items()
+                   if info.entered <= history.through_round]
     provisional.sort(key=lambda p: (-p[0], p[1].order, p[2].pairing_number))
     rows: list[StandingRow] = []
     for i, (mp, line, info) in enumerate(provisional):

@@ -25,7 +25,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from projections.replay import replay
-from projections.sources import load_source
+from producers.sources import load_source
 from olympiad.web.local_server import call, serving
 from olympiad.web.preload import held_back, through_round
 from schemas.events import parse_event

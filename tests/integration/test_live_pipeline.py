@@ -26,7 +26,7 @@ from deploy import topics
 from olympiad.cmd_live import LivePipeline
 from producers.publish import Follower, publish
 from producers.terminal import Terminal
-from projections.sources import load_source
+from producers.sources import load_source
 from projections.store import EventStore, events_table, matches_table, standings_documents, standings_table
 from projections.worker import Worker, offsets_table
 from schemas.events import BoardResultRecorded, RoundPaired, Table
@@ -170,7 +170,7 @@ def test_bad_events_end_on_dead_letters_and_valid_ones_go_through(live: Any, sam
     board_results = topics.name(topics.BOARD_RESULTS, pipeline.topic_prefix)
     raw = KafkaProducer(bootstrap_servers=pipeline.bootstrap, acks="all")
     bad_version = json.loads(result(1, 1, "1-0").model_dump_json())
-    bad_version.update(schema_version=2, event_id=f"{tid}/v2")
+    bad_version.update(schema_version=99, event_id=f"{tid}/v99")
     with Terminal("t", pipeline.bootstrap, pipeline.topic_prefix) as terminal:
         for event in (created, *teams, paired):
             terminal.publish(event)
@@ -244,19 +244,22 @@ def test_enter_and_correct_report_the_processors_verdict(live: Any, samarkand: l
             terminal.publish(event)
     follower.wait(lambda: follower.judged(paired.event_id), 60, "the pairing")
 
-    def run(*args: str) -> tuple[int, str]:
-        result = CliRunner().invoke(app, [*args, "--terminal", "t1", "--wait", "60"])
+    def run(*args: str, who: tuple[str, ...] = ("--terminal", "t1")) -> tuple[int, str]:
+        result = CliRunner().invoke(app, [*args, *who, "--kafka", pipeline.bootstrap], env={"OLYMPIAD_WAIT": "60"})
         return result.exit_code, " ".join(result.output.split())
 
-    assert run("enter", tid, "1", "1", "1", "1-0") == (0, f"accepted {tid}/r1/t1/b1/1-0@t1")
+    assert run("enter", tid, "1", "1", "1", "1-0") == (0, f"recorded: {tid}/r1/t1/b1")
+    assert run("enter", tid, "1", "1", "1", "1-0", who=("--terminal", "t2")) == (0, f"already recorded: {tid}/r1/t1/b1")
     code, out = run("enter", tid, "1", "1", "5", "1-0")
     assert code == 2 and "R-D1 boards 1..4" in out
     code, out = run("enter", tid, "1", "1", "1", "0-1")
     assert code == 2 and "one result per board; changes go through a correction" in out
     code, out = run("enter", f"nosuch-{tid}", "1", "1", "1", "1-0")
     assert code == 2 and "tournament exists" in out
-    code, out = run("correct", tid, "1", "1", "1", "0-1", "--supersedes", f"{tid}/r1/t1/b1/1-0@t1", "--reason", "scoresheet")
-    assert code == 0 and out.startswith(f"accepted {tid}/r1/t1/b1/1-0@t1/corrected/")
+    code, out = run("correct", tid, "1", "1", "1", "0-1", "--reason", "scoresheet")
+    assert code == 2 and "the chief arbiter's command" in out  # a terminal may not correct
+    code, out = run("correct", tid, "1", "1", "1", "0-1", "--reason", "scoresheet", who=("--as", "chief"))
+    assert (code, out) == (0, f"recorded: {tid}/r1/t1/b1/correction/1")
 
 
 def test_publishing_a_tournament_again_ends(live: Any, samarkand: list[Any], embedded: dict[int, str]) -> None:

@@ -17,7 +17,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from projections.replay import replay
-from projections.sources import load_source
+from producers.sources import load_source
 from projections.store import EventStore
 from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore

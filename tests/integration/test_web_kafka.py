@@ -25,7 +25,7 @@ from deploy import topics
 from olympiad.cmd_live import LivePipeline
 from producers.publish import publish
 from projections.replay import replay
-from projections.sources import load_source
+from producers.sources import load_source
 from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore
 from olympiad.web.backend import compact_rows
@@ -146,7 +146,7 @@ def test_entered_table_is_pushed_with_the_core_standings_and_refusals_publish_no
                         json={"boards": [{"board": 1, "result": other}]})
         assert r.status_code == 422
         assert r.json()["detail"].startswith(f"result: round 2 table 1 board 1 already has {board1.result} (event "
-                                             f"{written['event_ids'][0]}); {other} needs a BoardResultCorrected")
+                                             f"{written['event_ids'][0]}); {other} needs a correction")
         r = client.post(f"{BASE}/rounds/2/tables/1/results", headers=auth(token),
                         json={"boards": [{"board": 5, "result": "1-0"}]})
         assert (r.status_code, r.json()["rule"]) == (422, "R-D1 boards 1..4")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from projections.pairing.fidelity import SAMARKAND_ARBITER_MADE, compare_rounds
-from projections.sources import load_source
+from producers.sources import load_source
 from schemas.profile import OLYMPIAD_2022
 
 # Published pairs not made by the engine, per round (colours reconstructed). See docs/pairing-fidelity.md.

@@ -14,7 +14,7 @@ import pytest
 
 from producers.importers.samarkand import load_events
 from projections.replay import replay
-from projections.sources import load_source
+from producers.sources import load_source
 
 # Round -> teams (pairing number) whose scraped rank is the row above's (rounds 1-4 only).
 SCRAPE_ARTIFACTS = {1: {94, 202}, 2: {94, 202}, 3: {94, 202}, 4: {94, 202}}

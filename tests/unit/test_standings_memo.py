@@ -16,7 +16,7 @@ from processors.tournament import TournamentState
 from projections.memo import SlotMemo, clear_memos
 from projections.pairing.read_model import next_round_proposal
 from projections.replay import standings_after
-from projections.sources import load_source
+from producers.sources import load_source
 from projections.store import standings_rows
 from schemas.canonical import canonical_json
 from schemas.events import BoardResultCorrected, BoardResultRecorded, parse_event

@@ -27,7 +27,7 @@ import pytest
 
 from processors.tournament import TournamentState
 from projections.history import History, build_history
-from projections.sources import load_source
+from producers.sources import load_source
 from projections.standings import StandingRow, compute_standings
 from projections.standings.cut import cut_index
 from projections.standings.elements import match_points_total, team_elements

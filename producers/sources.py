@@ -20,7 +20,8 @@ def shipped_logs() -> dict[str, Path]:
 
 
 def load_source(source: str) -> list[Any]:
-    """Events of ``source``: a shipped log name, a data folder, or an event log path.
+    """Events of ``source``: a shipped log name, a data folder, an event store's database URL
+    (``sqlite:///olympiad.sqlite``, ``postgresql://...``) or an event log path.
 
     Raises ``FileNotFoundError`` naming what was tried, and ``EventSchemaError`` for a bad log.
     """
@@ -29,6 +30,10 @@ def load_source(source: str) -> list[Any]:
     shipped = shipped_logs()
     if source in shipped:
         return read_log(shipped[source])
+    if "://" in source:  # an event store's database (SQLAlchemy URL): its log
+        from projections.store import EventStore
+
+        return EventStore(source).events()
     path = Path(source)
     if path.is_dir():
         if samarkand.is_samarkand_folder(path):

@@ -1,0 +1,55 @@
+"""Issue 10, acceptance 3: a command is decided once; a log loads whatever the rules say later.
+
+The fixture log was written by the release that introduced commands (``tests/data/README.md``).
+Here one rule is tightened (a forfeit needs a note of at least 10 characters): the log still
+loads, through the event store and through replay, with its standings digest unchanged, while
+the same command sent now is refused.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from processors.deciders import handle, results
+from processors.tournament import RuleViolation
+from projections.eventlog import read_log
+from projections.replay import replay
+from projections.store import EventStore
+from schemas.commands import parse_command
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "club-league-2026.events.jsonl.gz"
+DIGEST_AFTER_11 = "fd7ac607982b1ba4dafcf96031e7998f9babbd368d054d4472def468a20c5e2b"
+TID = "club-league-2026"
+
+
+@pytest.fixture
+def tightened(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(results, "FORFEIT_NOTE_MIN", 10)
+
+
+def test_the_fixture_log_loads_with_a_tightened_rule_and_its_digest_is_unchanged(tightened, tmp_path):
+    events = read_log(FIXTURE)
+    forfeits = [e for e in events if getattr(e, "forfeit", None)]
+    assert forfeits and any(len(e.note) < 10 for e in forfeits)  # decided under the old rule
+    assert replay(events).rounds[11].digest == DIGEST_AFTER_11
+    db = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    EventStore(db).append_decided(events)
+    reopened = EventStore(db)  # loading evolves; it does not decide again
+    assert reopened.state.closed[11] == DIGEST_AFTER_11
+    assert reopened.project().rounds[11].digest == DIGEST_AFTER_11
+
+
+def test_the_same_command_sent_after_the_change_is_refused(tightened):
+    events = read_log(FIXTURE)
+    upto = next(i for i, e in enumerate(events) if e.event_id == f"{TID}/r2/t2/b3")
+    state = replay(events[:upto]).state  # just before the round-2 late arrival was recorded
+    table = state.tables[(2, 2)]
+    command = parse_command({"command": "RecordForfeit", "tournament_id": TID, "actor": {"role": "chief", "id": "chief"},
+                             "round": 2, "table": 2, "board": 3, "forfeiting": [table.home], "reason": "late-arrival"})
+    with pytest.raises(RuleViolation) as refused:
+        handle(state, command)
+    assert (refused.value.field, refused.value.rule) == ("note", "a forfeit says why")
+    assert "10 characters" in str(refused.value)
+    results.FORFEIT_NOTE_MIN = 0  # the rule as it was: the command is accepted, as it was then
+    assert handle(state, command).events[0] == events[upto].model_copy(update={"occurred_at": None, "actor": "chief"})
