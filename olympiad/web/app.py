@@ -25,6 +25,7 @@ from typing import Any, Optional
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
@@ -138,7 +139,15 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     @app.exception_handler(views.NotFound)
     async def _not_found(request: Request, exc: views.NotFound):
-        return JSONResponse(Refusal(detail=str(exc)).model_dump(), status_code=404)
+        return JSONResponse(Refusal(detail=str(exc), field="(path)", rule="known resources").model_dump(), status_code=404)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        # FastAPI's own refusals: a body that is not JSON (400), an unknown route (404), a method (405).
+        field, rule = {400: ("(body)", "JSON syntax"), 404: ("(path)", "known resources")}.get(
+            exc.status_code, ("(request)", f"HTTP {exc.status_code}"))
+        return JSONResponse(Refusal(detail=str(exc.detail), field=field, rule=rule).model_dump(),
+                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RuleViolation)
     async def _rule(request: Request, exc: RuleViolation):
