@@ -15,7 +15,16 @@ fi
 stamp=".venv/.olympiad-installed"
 want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
-  echo "bootstrap: installing olympiad-events and its dependencies into .venv" >&2
-  .venv/bin/python -m pip install --quiet -e '.[test]'
+  echo "bootstrap: installing olympiad-events and its dependencies into .venv (about a minute)" >&2
+  # Progress: one line per package pip fetches. pip's whole output goes to var/pip.log, with
+  # setuptools' banner about editable installs (advice, not an error).
+  mkdir -p var
+  if ! .venv/bin/python -m pip install --progress-bar off -e '.[test]' 2>&1 \
+      | tee var/pip.log | awk '/^Collecting / { n++; printf "bootstrap: pip: %d %s\n", n, $2 > "/dev/stderr"; fflush("/dev/stderr") }
+                                 /^Successfully installed/ { print "bootstrap: pip: installed" > "/dev/stderr" }'; then
+    tail -n 30 var/pip.log >&2
+    echo "bootstrap: pip install failed (log: var/pip.log)" >&2
+    exit 1
+  fi
   echo "$want" > "$stamp"
 fi

@@ -52,8 +52,9 @@ install_tools() {
   [[ "$(id -u)" == 0 ]] || { log "java and mvn are needed: apt-get install openjdk-17-jre-headless maven"; exit 1; }
   log "installing Debian's openjdk-17-jre-headless and maven"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq openjdk-17-jre-headless maven >&2
+  mkdir -p "$ROOT/var"
+  { apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless maven; } >"$ROOT/var/install-java.log" 2>&1 \
+    || { tail -n 20 "$ROOT/var/install-java.log" >&2; log "apt-get failed (log: $ROOT/var/install-java.log)"; exit 1; }
 }
 
 fetch() {
@@ -62,9 +63,14 @@ fetch() {
   [[ -f "$stamp" ]] && return 0
   log "resolving org.apache.kafka:kafka_2.13:$KAFKA_VERSION from Maven Central into $LIBS"
   rm -rf "$LIBS" && mkdir -p "$LIBS"
-  mvn -B -f "$ROOT/deploy/kafka-pom.xml" -Dkafka.version="$KAFKA_VERSION" \
-    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$LIBS" >"$LIBS/mvn.log" 2>&1 \
-    || { tail -n 40 "$LIBS/mvn.log" >&2; log "mvn failed (full log: $LIBS/mvn.log)"; exit 1; }
+  # Progress: a line per 20 files Maven downloads (about 90 in all); the full output in mvn.log.
+  if ! mvn -B -f "$ROOT/deploy/kafka-pom.xml" -Dkafka.version="$KAFKA_VERSION" \
+      dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$LIBS" 2>&1 \
+      | tee "$LIBS/mvn.log" \
+      | awk '/^Downloaded from/ { n++; if (n % 20 == 0) { printf "kafka.sh: maven: %d files downloaded\n", n > "/dev/stderr"; fflush("/dev/stderr") } }
+             END { printf "kafka.sh: maven: %d files downloaded, done\n", n > "/dev/stderr" }'; then
+    tail -n 40 "$LIBS/mvn.log" >&2; log "mvn failed (full log: $LIBS/mvn.log)"; exit 1
+  fi
   touch "$stamp"
 }
 

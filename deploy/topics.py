@@ -93,6 +93,7 @@ INPUT_TOPIC_OF: dict[str, TopicSpec] = {
     "RoundPaired": TOURNAMENT_EVENTS,
     "TeamWithdrawn": TOURNAMENT_EVENTS,
     "RoundClosed": TOURNAMENT_EVENTS,
+    "CheckpointSigned": TOURNAMENT_EVENTS,
     "BoardResultRecorded": BOARD_RESULTS,
     "BoardResultCorrected": BOARD_RESULTS,
     "MatchForfeited": BOARD_RESULTS,

@@ -13,7 +13,7 @@ from typing import Any, Optional
 import typer
 
 from olympiad.cli import app
-from olympiad.doors import AS, DB, KAFKA, actor, console, embedded_state, err, submit
+from olympiad.doors import AS, DB, KAFKA, actor, console, door, embedded_state, err, submit
 
 team_app = typer.Typer(no_args_is_help=True, help="Register teams, import them, change rosters, rank, absences, withdrawals.")
 round_app = typer.Typer(no_args_is_help=True, help="Pair a round, amend the proposal, publish it, close the round.")
@@ -50,11 +50,11 @@ def _show_pairing(tables: Any, bye: Optional[str], absent: Any, state: Any, titl
     names = {tid: t.name for tid, t in state.teams.items()} if state else {}
     for t in tables:
         view.add_row(str(t.table), f"{names.get(t.home, t.home)} ({t.home})", f"{names.get(t.away, t.away)} ({t.away})")
-    console.print(view)
+    console().print(view)
     if bye:
-        console.print(f"bye (PAB): {names.get(bye, bye)} ({bye})")
+        console().print(f"bye (PAB): {names.get(bye, bye)} ({bye})")
     if absent:
-        console.print(f"not paired: {', '.join(absent)}")
+        console().print(f"not paired: {', '.join(absent)}")
 
 
 @app.command()
@@ -70,9 +70,12 @@ def new(
     chief_arbiter: str = typer.Option("", "--chief-arbiter", help="the chief arbiter's name"),
     nomination_deadline: Optional[str] = typer.Option(None, "--nomination-deadline", metavar="ISO-8601",
                                                       help="rosters are fixed after it (default: when round 1 is published)"),
+    key_file: Optional[Path] = typer.Option(None, "--key", help="the chief arbiter's Ed25519 key file that signs each "
+                                            "closed round (made if missing; default $OLYMPIAD_KEY, else TOURNAMENT.chief.key)"),
+    no_key: bool = typer.Option(False, "--no-key", help="no signed checkpoints"),
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
-    """Create a tournament: name, dates, venue, chief arbiter, rule profile, rounds."""
+    """Create a tournament: name, dates, venue, chief arbiter, rule profile, rounds, the checkpoint key."""
     import json
 
     chosen: Any = profile
@@ -80,9 +83,20 @@ def new(
         try:
             chosen = json.loads(profile_file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            err.print(f"[bold red]refused[/]: --profile-file {profile_file}: {exc}")
+            err().print(f"[bold red]refused[/]: --profile-file {profile_file}: {exc}")
+            raise typer.Exit(code=2) from None
+    key = None
+    if not no_key:
+        from producers.signing import key_path, load_or_create_key, public_hex
+
+        path = key_file or key_path(tournament)
+        try:
+            key = public_hex(load_or_create_key(path))
+        except (OSError, ValueError) as exc:
+            err().print(f"[bold red]refused[/]: --key {path}: {exc}")
             raise typer.Exit(code=2) from None
     fields = {"tournament_id": tournament, "actor": actor(who), "name": name, "profile": chosen, "rounds": rounds,
+              "chief_key": key,
               "starts": starts, "ends": ends, "venue": venue, "chief_arbiter": chief_arbiter,
               "nomination_deadline": nomination_deadline}
     submit("CreateTournament", {k: v for k, v in fields.items() if v is not None}, db, kafka)
@@ -112,16 +126,22 @@ def team_add(
 @team_app.command("import")
 def team_import(
     tournament: str = TOURNAMENT,
-    path: Path = typer.Argument(..., metavar="FILE", help="a CSV file (one row per player; see docs/arbiter.md)"),
+    path: Path = typer.Argument(..., metavar="FILE", help="a CSV file (one row per player; see docs/arbiter.md) or a "
+                                "TRF-2026 file (.trf: 001 player and 310/013 team records)"),
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
-    """Register every team of a CSV file at once (all or none)."""
-    from producers.importers.team_csv import read_teams
+    """Register every team of a CSV file, or of a TRF-2026 file's team records (310/013 with 001), at once (all or none)."""
+    from producers.importers import team_csv, trf
 
     try:
-        teams = read_teams(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+        text = trf.read_text(data)
+        if path.suffix.lower() == ".trf" or text.startswith(("012", "001")):
+            teams: list[Any] = [{**t, "players": [p.model_dump() for p in t["players"]]} for t in trf.read_teams(text)]
+        else:
+            teams = team_csv.read_teams(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        err.print(f"[bold red]refused[/]: {path}: {exc}")
+        err().print(f"[bold red]refused[/]: {path}: {exc}")
         raise typer.Exit(code=2) from None
     submit("ImportTeams", {"tournament_id": tournament, "actor": actor(who), "teams": teams}, db, kafka)
 
@@ -146,7 +166,7 @@ def team_ranks(tournament: str = TOURNAMENT, db: Optional[str] = DB, kafka: Opti
     state = embedded_state(db, kafka)
     if state is not None and state.starting_ranks:
         for n, tid in enumerate(state.starting_ranks, start=1):
-            console.print(f"{n:>4}  {tid:<8} {state.teams[tid].name}")
+            console().print(f"{n:>4}  {tid:<8} {state.teams[tid].name}")
 
 
 @team_app.command("absent")
@@ -211,7 +231,7 @@ def round_amend(
         try:
             swaps.append({"tables": [int(x) for x in s.split(",")]})
         except ValueError:
-            err.print(f"[bold red]refused[/]: --swap-tables {s!r}: two table numbers, e.g. 3,4")
+            err().print(f"[bold red]refused[/]: --swap-tables {s!r}: two table numbers, e.g. 3,4")
             raise typer.Exit(code=2) from None
     submit("AmendPairing", {"tournament_id": tournament, "actor": actor(who), "round": rnd, "swaps": swaps,
                             "reason": reason}, db, kafka)
@@ -220,7 +240,7 @@ def round_amend(
         p = state.proposals[rnd]
         _show_pairing(p.tables, p.bye, p.absent, state, f"amended pairing of round {rnd}")
         for line in getattr(p, "report", ()) or ("pairing checker: no rule broken",):
-            console.print(f"checker: {line}")
+            console().print(f"checker: {line}")
 
 
 @round_app.command("publish")
@@ -244,13 +264,28 @@ def round_publish(
 @round_app.command("close")
 def round_close(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str] = DB, kafka: Optional[str] = KAFKA,
                 who: str = AS) -> None:
-    """Close a round once every result is in: its standings become official."""
-    submit("CloseRound", {"tournament_id": tournament, "actor": actor(who), "round": rnd}, db, kafka)
+    """Close a round once every result is in: its standings become official; the chief arbiter's
+    key (``--key`` of ``olympiad new``) signs the round's checkpoint."""
+    outcome = submit("CloseRound", {"tournament_id": tournament, "actor": actor(who), "round": rnd}, db, kafka)
+    from producers.signing import checkpoint_command, key_path, load_or_create_key
+
+    path = key_path(tournament)
+    if not path.exists():
+        return
+    if kafka:
+        state, head = door(db, kafka).log(tournament, outcome.event_ids[0])
+    else:
+        store = door(db, None).store
+        state, head = store.state, store.chain_head
+    if state.created.chief_key is None or rnd in state.checkpoints:
+        return
+    fields = checkpoint_command(state, rnd, head, load_or_create_key(path))
+    submit("SignCheckpoint", {"tournament_id": tournament, "actor": actor(who), **fields}, db, kafka)
 
 
 def _board_args():
-    return (typer.Argument(..., metavar="TABLE", help="table number"),
-            typer.Argument(..., metavar="BOARD", help="board 1-4"))
+    return (typer.Argument(..., metavar="TABLE", help="table (match) number"),
+            typer.Argument(..., metavar="BOARD", help="board 1..4 (the home team has White on 1 and 3)"))
 
 
 TABLE_ARG, BOARD_ARG = _board_args()

@@ -13,25 +13,15 @@ import signal
 import subprocess
 import sys
 import time
-from decimal import Decimal
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.live import Live
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from deploy import topics
 from olympiad.cli import app
-from olympiad.web.local_server import free_port
-from olympiad.render import standings_table
+from olympiad.output import console as _console, err as _err
 
 ROOT = Path(__file__).resolve().parent.parent
-console = Console()
-err = Console(stderr=True)
 
 
 class BrokerUnavailable(RuntimeError):
@@ -55,9 +45,11 @@ class Broker:
             if running.returncode == 0:
                 out = running.stdout
             else:
-                started = subprocess.run([*script, "start"], capture_output=True, text=True)
+                # stderr passes through: the first start shows Maven's progress resolving the jars
+                started = subprocess.run([*script, "start"], stdout=subprocess.PIPE, text=True)
                 if started.returncode != 0:
-                    raise BrokerUnavailable(f"deploy/kafka.sh start failed: {started.stderr.strip().splitlines()[-1:]}")
+                    raise BrokerUnavailable(f"deploy/kafka.sh start failed (exit status {started.returncode}; "
+                                            "its messages are above)")
                 out = started.stdout
             self.bootstrap = out.strip().splitlines()[-1].removeprefix("KAFKA_BOOTSTRAP_SERVERS=")
             self.started = running.returncode != 0
@@ -68,18 +60,41 @@ class Broker:
             subprocess.run(["bash", str(ROOT / "deploy" / "kafka.sh"), "stop"], check=False, capture_output=True)
 
 
+PROBE_S = 3.0  # seconds a broker has to accept a connection before a command gives up on it
+
+
+def require_broker(bootstrap: str | None = None) -> str:
+    """``bootstrap`` (default ``KAFKA_BOOTSTRAP_SERVERS``, else 127.0.0.1:9092) if one of its
+    brokers accepts a TCP connection within ``PROBE_S``; else raises ``BrokerUnavailable``, so
+    that a command fails in seconds instead of waiting out the Kafka client's own timeouts."""
+    import socket
+
+    from deploy.topics import bootstrap_servers
+
+    servers = bootstrap or bootstrap_servers()
+    for server in servers.split(","):
+        host, _, port = server.strip().rpartition(":")
+        try:
+            with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port or 9092)), timeout=PROBE_S):
+                return servers
+        except (OSError, ValueError):
+            continue
+    raise BrokerUnavailable(f"no broker answers at {servers} within {PROBE_S:g} s")
+
+
 def kafka_refusals(command):
     """Decorate a command: a broker that cannot be reached or started ends it with a clear refusal
     (exit status 2) instead of a traceback."""
-    from kafka.errors import KafkaError
-
     @functools.wraps(command)
     def run(*args, **kwargs):
+        from kafka.errors import KafkaError
+        from rich.markup import escape
+
         try:
             return command(*args, **kwargs)
         except (BrokerUnavailable, KafkaError) as exc:
             where = os.environ.get("KAFKA_BOOTSTRAP_SERVERS") or "the local deploy/ broker"
-            err.print(f"[bold red]refused[/]: no Kafka broker to use ({where}): {escape(str(exc) or type(exc).__name__)}; "
+            _err().print(f"[bold red]refused[/]: no Kafka broker to use ({where}): {escape(str(exc) or type(exc).__name__)}; "
                       "set KAFKA_BOOTSTRAP_SERVERS to a running broker, or KAFKA_PORT to a free port for deploy/kafka.sh",
                       highlight=False, soft_wrap=True)
             raise typer.Exit(code=2) from None
@@ -96,6 +111,8 @@ class LivePipeline:
 
     def __init__(self, bootstrap: str | None = None, topic_prefix: str | None = None, database_url: str | None = None,
                  keep_broker: bool = False):
+        from deploy import topics
+
         self.broker = Broker(bootstrap, keep_broker)
         self.bootstrap: str | None = None
         self.topic_prefix = topics.prefix() if topic_prefix is None else topic_prefix
@@ -104,6 +121,8 @@ class LivePipeline:
         self.logdir = ROOT / "var" / "live"
 
     def __enter__(self) -> "LivePipeline":
+        from deploy import topics
+
         self.bootstrap = self.broker.__enter__().bootstrap
         topics.ensure_topics(self.bootstrap, self.topic_prefix)
         self.logdir.mkdir(parents=True, exist_ok=True)
@@ -117,6 +136,8 @@ class LivePipeline:
         self.broker.__exit__(*exc)
 
     def env(self) -> dict[str, str]:
+        from olympiad.web.local_server import free_port
+
         env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": self.bootstrap or "", "OLYMPIAD_TOPIC_PREFIX": self.topic_prefix}
         # A free port all the same, so that pipelines coexist should a web server be turned on.
         env.setdefault("WEB_PORT", str(free_port()))
@@ -153,26 +174,20 @@ class LivePipeline:
                 raise RuntimeError(f"{name} exited with {proc.returncode}; see {self.logdir / (self.topic_prefix + name + '.log')}")
 
 
-def standings_view(body: dict[str, Any]) -> SimpleNamespace:
-    """A ``StandingsUpdated`` body shaped for ``olympiad.render.standings_table`` (points as Decimal)."""
-    rows = [SimpleNamespace(rank=r["rank"], pairing_number=r["pairing_number"], name=r["name"], mp=r["mp"],
-                            gp=Decimal(r["gp"]), tiebreaks={k: Decimal(v) for k, v in r["tiebreaks"].items()})
-            for r in body["rows"]]
-    return SimpleNamespace(rows=rows)
+def render(body: dict[str, Any], created: dict[str, Any] | None) -> str:
+    """The text table of a ``StandingsUpdated`` body; tie-breaks in the order of the tournament's profile."""
+    from olympiad.render import standings_text
 
-
-def render(body: dict[str, Any], created: dict[str, Any] | None) -> Any:
-    """The rich table of a ``StandingsUpdated`` body; tie-breaks in the order of the tournament's profile."""
     tiebreaks = tuple(created["profile"]["tiebreaks"]) if created else tuple(sorted(body["rows"][0]["tiebreaks"]) if body["rows"] else ())
     name = created["name"] if created else body["tournament_id"]
     title = f"{name}: standings after round {body['round']}" + ("" if body["complete"] else " (provisional)")
-    return standings_table(standings_view(body), tiebreaks, title)
+    return standings_text(body["rows"], tiebreaks, title)
 
 
 class _Bar:
     """Adapter from ``producers.publish.publish``'s progress protocol to a rich task."""
 
-    def __init__(self, progress: Progress, task: Any):
+    def __init__(self, progress: Any, task: Any):
         self.progress, self.task = progress, task
 
     def advance(self, n: int) -> None:
@@ -183,17 +198,19 @@ class _Bar:
 
 
 def _publish_with_bar(events: list, speed: float, bootstrap: str | None, topic_prefix: str | None, timeout: float):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from producers.publish import publish as publish_events
 
     columns = (TextColumn("{task.description:>9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err) as progress:
+    with Progress(*columns, console=_err()) as progress:
         bar = _Bar(progress, progress.add_task("registration", total=len(events)))
         return publish_events(events, speed=speed, bootstrap=bootstrap, topic_prefix=topic_prefix, progress=bar,
                               timeout=timeout)
 
 
 def _load(source: str) -> list:
-    from olympiad.cmd_replay import load_or_refuse
+    from olympiad.output import load_or_refuse
 
     return load_or_refuse(source)
 
@@ -201,7 +218,7 @@ def _load(source: str) -> list:
 @app.command()
 @kafka_refusals
 def live(
-    source: Optional[str] = typer.Argument(None, help="publish this source (shipped log name, data folder or event log), print the final standings and stop"),
+    source: Optional[str] = typer.Argument(None, metavar="SOURCE", help="publish this source (shipped log name, data folder or event log), print the final standings and stop"),
     speed: float = typer.Option(0.0, "--speed", help="board results per second when publishing (0: as fast as the pipeline takes them)"),
     keep_running: bool = typer.Option(False, "--keep-running", help="leave the broker running at the end"),
     timeout: float = typer.Option(300.0, "--timeout", help="seconds to wait for the pipeline at each round"),
@@ -214,11 +231,11 @@ def live(
     from projections.replay import replay
 
     events = _load(source) if source else []
-    err.print("starting broker, processors and projection worker ...")
+    _err().print("starting broker, processors and projection worker ...")
     with LivePipeline(keep_broker=keep_running) as pipeline:
-        err.print(f"broker {pipeline.bootstrap}; logs in {pipeline.logdir}")
+        _err().print(f"broker {pipeline.bootstrap}; logs in {pipeline.logdir}")
         if not source:
-            err.print("running; Ctrl-C stops")
+            _err().print("running; Ctrl-C stops")
             try:
                 while True:
                     pipeline.check()
@@ -230,13 +247,13 @@ def live(
     tid = events[0].tournament_id
     last = follower.rounds(tid)[-1]
     body = follower.latest(tid, last).body
-    console.print(render(body, follower.created.get(tid)))
+    _console().print(render(body, follower.created.get(tid)), markup=False, highlight=False)
     expected = replay(events).rounds[last].digest
-    console.print(f"live standings sha256 {body['digest']}", highlight=False, soft_wrap=True)
-    console.print(f"olympiad replay sha256 {expected}: {'equal' if expected == body['digest'] else 'DIFFERENT'}",
+    _console().print(f"live standings sha256 {body['digest']}", highlight=False, soft_wrap=True)
+    _console().print(f"olympiad replay sha256 {expected}: {'equal' if expected == body['digest'] else 'DIFFERENT'}",
                   highlight=False, soft_wrap=True)
     if follower.refused:
-        err.print(f"{len(follower.refused)} event(s) refused; see the dead-letters topic")
+        _err().print(f"{len(follower.refused)} event(s) refused; see the dead-letters topic")
     if expected != body["digest"]:
         raise typer.Exit(code=1)
 
@@ -244,27 +261,32 @@ def live(
 @app.command("publish")
 @kafka_refusals
 def publish_command(
-    source: str = typer.Argument(..., help="a shipped log name (samarkand-2026-open), a data folder or an event log"),
+    source: str = typer.Argument(..., metavar="SOURCE", help="a shipped log name (samarkand-2026-open), a data folder or an event log"),
     speed: float = typer.Option(0.0, "--speed", help="board results per second (0: as fast as the pipeline takes them)"),
     timeout: float = typer.Option(300.0, "--timeout", help="seconds to wait for the pipeline at each round"),
 ) -> None:
     """Play SOURCE into Kafka round by round, as terminals and arbiters would (needs running processors and worker)."""
     events = _load(source)
+    require_broker()
     follower = _publish_with_bar(events, speed, None, None, timeout)
     follower.close()
-    err.print(f"{len(events)} events published; {len(follower.refused)} refused")
+    _err().print(f"{len(events)} events published; {len(follower.refused)} refused")
 
 
 @app.command()
 @kafka_refusals
 def watch(
-    tournament: str = typer.Argument(..., help="tournament id"),
+    tournament: str = typer.Argument(..., metavar="TOURNAMENT", help="tournament id"),
     once: bool = typer.Option(False, "--once", help="print the current standings and exit"),
     timeout: float = typer.Option(30.0, "--timeout", help="with --once: seconds to wait for standings"),
 ) -> None:
     """A terminal scoreboard: the latest standings of TOURNAMENT, updated as StandingsUpdated events arrive."""
+    from rich.live import Live
+    from rich.text import Text
+
     from producers.publish import Follower
 
+    require_broker()
     follower = Follower()
 
     def current() -> Optional[dict[str, Any]]:
@@ -275,20 +297,20 @@ def watch(
         if once:
             follower.wait(lambda: current() is not None, timeout, f"standings of {tournament}")
             time.sleep(1.0)  # let the follower read what is already there, so that the latest is shown
-            console.print(render(current(), follower.created.get(tournament)))
+            _console().print(render(current(), follower.created.get(tournament)), markup=False, highlight=False)
             return
         shown = None
-        with Live(console=console, refresh_per_second=4, screen=False) as view:
+        with Live(console=_console(), refresh_per_second=4, screen=False) as view:
             while True:
                 time.sleep(0.25)
                 body = current()
                 if body is not None and body["event_id"] != shown:
-                    view.update(render(body, follower.created.get(tournament)))
+                    view.update(Text(render(body, follower.created.get(tournament))))
                     shown = body["event_id"]
     except KeyboardInterrupt:
         pass
     except TimeoutError as exc:
-        err.print(f"[bold red]no standings[/]: {exc}")
+        _err().print(f"[bold red]no standings[/]: {exc}")
         raise typer.Exit(code=1)
     finally:
         follower.close()

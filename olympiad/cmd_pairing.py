@@ -6,27 +6,18 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table as RichTable
 
 from olympiad.cli import app
-from olympiad.cmd_replay import load_or_refuse, refuse
-from processors.tournament import RuleViolation, TournamentState
-from projections.eventlog import write_log
-from projections.history import History, build_history
-from projections.pairing import NoLegalPairing, Pairing, propose_pairing
-from projections.pairing.check import check_pairing
-from projections.pairing.fidelity import SAMARKAND_ARBITER_MADE, compare_rounds, infer_colours, without_arbiter_made
-from schemas.canonical import canonical_json
-from schemas.profile import PROFILES, RuleProfile, get_profile
+from olympiad.output import console, err, load_or_refuse, refuse
 
-console = Console()
-err = Console(stderr=True)
+PROFILE_NAMES = "olympiad-2008, olympiad-2022"  # for the help texts; get_profile refuses any other
 
 
-def _state_before(events: list[Any], rnd: int, *, include_pairing: bool) -> tuple[TournamentState, Any]:
+def _state_before(events: list[Any], rnd: int, *, include_pairing: bool) -> tuple[Any, Any]:
     """The state when round ``rnd`` was to be paired (events before its ``RoundPaired``; with
     ``include_pairing`` that event too), and the published ``RoundPaired`` of ``rnd`` if any."""
+    from processors.tournament import RuleViolation, TournamentState
+
     state = TournamentState()
     published = None
     for event in events:
@@ -44,18 +35,23 @@ def _state_before(events: list[Any], rnd: int, *, include_pairing: bool) -> tupl
     return state, published
 
 
-def _profile(state: TournamentState, name: Optional[str]) -> RuleProfile:
+def _profile(state: Any, name: Optional[str]) -> Any:
+    """The ``RuleProfile`` named ``name``, else the log's; an unknown name is refused."""
+    from schemas.profile import get_profile
+
     if name is None:
         return state.profile
     try:
         return get_profile(name)
     except KeyError as exc:
         refuse(ValueError(str(exc.args[0])))
-        raise
 
 
-def _history(state: TournamentState, rnd: int, profile: RuleProfile, infer: bool) -> tuple[History, bool]:
+def _history(state: Any, rnd: int, profile: Any, infer: bool) -> tuple[Any, bool]:
     """History of rounds 1..rnd-1, with inferred colours where they are unknown (and ``infer``)."""
+    from projections.history import build_history
+    from projections.pairing.fidelity import infer_colours
+
     try:
         history = build_history(state, rnd - 1)
     except ValueError as exc:
@@ -66,25 +62,52 @@ def _history(state: TournamentState, rnd: int, profile: RuleProfile, infer: bool
     return history, False
 
 
-def _arbiter_made(events: list[Any]) -> dict[int, str]:
-    """Tables the arbiters made by hand, by round (known for the Samarkand 2026 Open only)."""
-    created = events[0] if events and events[0].type == "TournamentCreated" else None
-    return SAMARKAND_ARBITER_MADE if created is not None and created.tournament_id == "samarkand-2026-open" else {}
+def _arbiter_made(source: str, events: list[Any]) -> dict[int, str]:
+    """Tables the arbiters made by hand, by round: the newcomer's team id of each entry of the
+    source's ``event.json`` (none without one); a bad entry is refused."""
+    from producers.importers.event_facts import arbiter_made, read_event_facts_file
+    from producers.sources import facts_path
+
+    path = facts_path(source)
+    if path is None:
+        return {}
+    try:
+        return arbiter_made(read_event_facts_file(path), events)
+    except ValueError as exc:
+        refuse(exc)
+
+
+def team_of(history: Any, given: str, option: str) -> str:
+    """The team id ``given`` names: a team id ("IND", any case) or a full team name ("India");
+    anything else is refused, listing the teams whose name contains it."""
+    by_id = {t.lower(): t for t in history.teams}
+    by_name = {team.name.lower(): t for t, team in history.teams.items()}
+    key = given.strip().lower()
+    if key in by_id or key in by_name:
+        return by_id.get(key) or by_name[key]
+    near = sorted(f"{team.name} ({t})" for t, team in history.teams.items() if key and key in team.name.lower())
+    hint = f"; did you mean {', '.join(near[:6])}?" if near else "; give a team id (IND) or a full name (India)"
+    refuse(ValueError(f"{option} {given!r}: no such team{hint}"))
 
 
 @app.command()
 def pair(
-    source: str = typer.Argument(..., help="a shipped log name, a data folder or an event log"),
+    source: str = typer.Argument(..., metavar="SOURCE", help="a shipped log name, a data folder or an event log"),
     rnd: int = typer.Option(..., "--round", "-r", help="the round to pair"),
-    explain: Optional[str] = typer.Option(None, "--explain", help="print why TEAM got its opponent and colour"),
+    explain: Optional[str] = typer.Option(None, "--explain", metavar="TEAM", help="print why TEAM (a team id such "
+                                          "as IND, or a name such as India) got its opponent and colour"),
     trace: bool = typer.Option(False, "--trace", help="print every decision of the pairing"),
-    absent: List[str] = typer.Option([], "--absent", help="a team that will not play the round (repeatable)"),
-    profile_name: Optional[str] = typer.Option(None, "--profile", help=f"pair under this profile ({', '.join(PROFILES)}) instead of the log's"),
+    absent: List[str] = typer.Option([], "--absent", metavar="TEAM", help="a team (id or name) that will not play "
+                                     "the round (repeatable)"),
+    profile_name: Optional[str] = typer.Option(None, "--profile", help=f"pair under this profile ({PROFILE_NAMES}) instead of the log's"),
     infer: bool = typer.Option(True, "--infer-colours/--no-infer-colours", help="reconstruct board-1 colours the source does not have"),
     compare: bool = typer.Option(False, "--compare", help="compare with the published pairing of the round"),
     as_json: bool = typer.Option(False, "--json", help="print the PairingProposed event as canonical JSON"),
 ) -> None:
     """Print the engine's proposed pairing of round ROUND of SOURCE (from the rounds before it)."""
+    from projections.pairing import NoLegalPairing, propose_pairing
+    from schemas.canonical import canonical_json
+
     events = load_or_refuse(source)
     state, published = _state_before(events, rnd, include_pairing=False)
     profile = _profile(state, profile_name)
@@ -93,7 +116,9 @@ def pair(
     if state.rounds and max(state.rounds) != rnd - 1:
         refuse(ValueError(f"round {rnd} cannot be paired: the log's last paired round before it is {max(state.rounds)}"))
     history, inferred = _history(state, rnd, profile, infer)
-    absent_teams = set(absent) | (set(published.absent) if published is not None else set())
+    explained = team_of(history, explain, "--explain") if explain is not None else None  # refused before printing
+    absent_teams = {team_of(history, a, "--absent") for a in absent} | (set(published.absent) if published is not None else set())
+    arbiter_made = _arbiter_made(source, events) if compare else {}
     try:
         pairing = propose_pairing(history, profile, rnd, absent_teams)
     except (ValueError, NoLegalPairing) as exc:
@@ -102,22 +127,24 @@ def pair(
         sys.stdout.write(canonical_json(pairing.to_event(state.tournament_id or "")) + "\n")
         return
     _print_pairing(pairing, history, state, inferred)
-    if explain is not None:
-        lines = pairing.explain(explain)
-        if not lines:
-            refuse(ValueError(f"{explain!r} is not a team of this pairing (team ids: {', '.join(sorted(history.teams)[:8])}, ...)"))
-        console.print(f"\nwhy {explain}:", highlight=False)
-        for line in lines:
-            console.print("  " + line, highlight=False, soft_wrap=True, markup=False)
+    out = console()
+    if explained is not None:
+        name = history.teams[explained].name
+        out.print(f"\nwhy {explained if name == explained else f'{name} ({explained})'}:", highlight=False)
+        for line in pairing.explain(explained):
+            out.print("  " + line, highlight=False, soft_wrap=True, markup=False)
     if trace:
-        console.print("\ntrace:", highlight=False)
+        out.print("\ntrace:", highlight=False)
         for line in pairing.trace:
-            console.print("  " + line, highlight=False, soft_wrap=True, markup=False)
+            out.print("  " + line, highlight=False, soft_wrap=True, markup=False)
     if compare:
-        _print_comparison(events, rnd, profile, published, infer)
+        _print_comparison(events, rnd, profile, published, infer, arbiter_made)
 
 
-def _print_pairing(pairing: Pairing, history: History, state: TournamentState, inferred: bool) -> None:
+def _print_pairing(pairing: Any, history: Any, state: Any, inferred: bool) -> None:
+    from rich.table import Table as RichTable
+
+    out = console()
     mp = {t: sum(tr.mp for tr in history.team_rounds(t)) for t in history.teams}
     title = f"{state.created.name if state.created else ''}: proposed pairing of round {pairing.round} ({pairing.profile})"
     table = RichTable(title=title, title_justify="left")
@@ -128,37 +155,46 @@ def _print_pairing(pairing: Pairing, history: History, state: TournamentState, i
         h, a = history.teams[t.home], history.teams[t.away]
         table.add_row(str(t.table), str(h.pairing_number), f"{h.name} ({t.home})", str(mp[t.home]), str(mp[t.away]),
                       f"{a.name} ({t.away})", str(a.pairing_number))
-    console.print(table)
+    out.print(table)
     if pairing.bye:
-        console.print(f"bye: {history.teams[pairing.bye].name} ({pairing.bye})", highlight=False)
+        out.print(f"bye: {history.teams[pairing.bye].name} ({pairing.bye})", highlight=False)
     if pairing.absent:
-        console.print(f"not paired (absent): {', '.join(pairing.absent)}", highlight=False)
+        out.print(f"not paired (absent): {', '.join(pairing.absent)}", highlight=False)
     if inferred:
-        console.print("colours: the source has no board-1 colours; those of earlier rounds were reconstructed "
+        out.print("colours: the source has no board-1 colours; those of earlier rounds were reconstructed "
                       "by the profile's allocation rules (R-C1, R-C2)", highlight=False)
 
 
-def _print_comparison(events: list[Any], rnd: int, profile: RuleProfile, published: Any, infer: bool) -> None:
+def _print_comparison(events: list[Any], rnd: int, profile: Any, published: Any, infer: bool,
+                      arbiter_made: dict[int, str]) -> None:
+    from projections.pairing.fidelity import compare_rounds
+
+    out = console()
     if published is None:
         refuse(ValueError(f"round {rnd} has no published pairing to compare with"))
-    (result,) = compare_rounds(events, profile, arbiter_made=_arbiter_made(events), colours=infer, rounds=[rnd])
-    console.print(f"\npublished round {rnd}: {result.identical}/{result.total} pairs identical ({100 * result.share:.1f} %)", highlight=False)
+    (result,) = compare_rounds(events, profile, arbiter_made=arbiter_made, colours=infer, rounds=[rnd])
+    out.print(f"\npublished round {rnd}: {result.identical}/{result.total} pairs identical ({100 * result.share:.1f} %)", highlight=False)
     for a, b in result.published_only:
-        console.print(f"  published only: {a} v {b}", highlight=False)
+        out.print(f"  published only: {a} v {b}", highlight=False)
     for a, b in result.engine_only:
-        console.print(f"  engine only:    {a} v {b}", highlight=False)
+        out.print(f"  engine only:    {a} v {b}", highlight=False)
     for a, b in result.arbiter_made:
-        console.print(f"  arbiter-made (left out): {a} v {b}", highlight=False)
+        out.print(f"  arbiter-made (left out): {a} v {b}", highlight=False)
 
 
 @app.command()
 def check(
-    source: str = typer.Argument(..., help="a shipped log name, a data folder or an event log"),
+    source: str = typer.Argument(..., metavar="SOURCE", help="a shipped log name, a data folder or an event log"),
     rnd: int = typer.Option(..., "--round", "-r", help="the published round to check"),
     profile_name: Optional[str] = typer.Option(None, "--profile", help="check against this profile instead of the log's"),
     infer: bool = typer.Option(True, "--infer-colours/--no-infer-colours", help="reconstruct board-1 colours the source does not have"),
 ) -> None:
     """Check the published pairing of round ROUND of SOURCE; list each violated rule (exit 1 if any)."""
+    from projections.pairing import NoLegalPairing
+    from projections.pairing.check import check_pairing
+    from projections.pairing.fidelity import without_arbiter_made
+
+    out = console()
     events = load_or_refuse(source)
     state, published = _state_before(events, rnd, include_pairing=True)
     if published is None:
@@ -166,10 +202,10 @@ def check(
     profile = _profile(state, profile_name)
     history, inferred = _history(state, rnd, profile, infer)
     colours = "known" if published.colours_known and not inferred else ("inferred" if inferred else "unknown")
-    newcomer = _arbiter_made(events).get(rnd)
+    newcomer = _arbiter_made(source, events).get(rnd)
     tables, bye, absent = without_arbiter_made(published, newcomer)
     if newcomer:
-        console.print(f"round {rnd}: the table of {newcomer} (a late arrival put in the bye's place) is arbiter-made; "
+        out.print(f"round {rnd}: the table of {newcomer} (a late arrival put in the bye's place) is arbiter-made; "
                       f"checked as paired without it", highlight=False)
     try:
         violations = check_pairing(history, profile, rnd, tables, bye, absent, colours)
@@ -178,11 +214,11 @@ def check(
     note = {"known": "", "inferred": " (colours reconstructed: only the group-level colour-limit check)",
             "unknown": " (colours unknown: no colour check)"}[colours]
     if not violations:
-        console.print(f"round {rnd}: {len(tables)} tables, no rule violated under {profile.name}{note}", highlight=False)
+        out.print(f"round {rnd}: {len(tables)} tables, no rule violated under {profile.name}{note}", highlight=False)
         return
-    console.print(f"round {rnd}: {len(violations)} violation(s) under {profile.name}{note}", highlight=False)
+    out.print(f"round {rnd}: {len(violations)} violation(s) under {profile.name}{note}", highlight=False)
     for v in violations:
-        console.print("  " + v.render(), highlight=False, soft_wrap=True, markup=False)
+        out.print("  " + v.render(), highlight=False, soft_wrap=True, markup=False)
     raise typer.Exit(code=1)
 
 
@@ -191,20 +227,25 @@ def simulate(
     teams: int = typer.Option(..., "--teams", "-n", min=2, help="number of teams"),
     rounds: int = typer.Option(11, "--rounds", min=1, help="number of rounds"),
     seed: int = typer.Option(1, "--seed", help="random seed (same seed, same tournament)"),
-    profile_name: str = typer.Option("olympiad-2022", "--profile", help=f"rule profile ({', '.join(PROFILES)})"),
+    profile_name: str = typer.Option("olympiad-2022", "--profile", help=f"rule profile ({PROFILE_NAMES})"),
     out: Path = typer.Option(Path("simulated.events.jsonl.gz"), "--out", "-o", help="event log to write"),
 ) -> None:
-    """Simulate a whole tournament (Elo-based results, the engine's pairings) and write its event log."""
+    """Simulate a whole tournament (Elo-based results, the engine's pairings) and write its event log.
+
+    Exit status 1 if the simulation stopped early (a round the engine could not pair); the log of
+    the rounds played is written all the same."""
     from producers.simulator import SimulationSpec, simulate as run
+    from projections.eventlog import write_log
+    from schemas.profile import get_profile
 
     try:
         profile = get_profile(profile_name).model_copy(update={"rounds": rounds})
     except KeyError as exc:
         refuse(ValueError(str(exc.args[0])))
-        raise
     sim = run(SimulationSpec(teams=teams, rounds=rounds, seed=seed, profile=profile, tournament_id=f"sim-{teams}-{seed}"))
     n = write_log(out, sim.events)
     played = max(sim.state.rounds, default=0)
-    console.print(f"simulated {teams} teams, {played} of {rounds} rounds under {profile.name}: {n} events written to {out}", highlight=False)
+    console().print(f"simulated {teams} teams, {played} of {rounds} rounds under {profile.name}: {n} events written to {out}", highlight=False)
     if sim.stopped:
-        console.print(f"stopped early: {sim.stopped}", highlight=False)
+        err().print(f"stopped early: {sim.stopped}", highlight=False, soft_wrap=True)
+        raise typer.Exit(code=1)

@@ -6,84 +6,80 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from olympiad.cli import app
-from olympiad.render import standings_table
-from processors.tournament import RuleViolation
-from projections.eventlog import write_log
-from producers.sources import load_source
-from projections.store import EventStore
-from sqlalchemy.exc import SQLAlchemyError
+from olympiad.output import console, load_or_refuse, refuse
 
-from schemas.events import EventSchemaError
-
-console = Console()
-err = Console(stderr=True)
-
-
-def refuse(exc: Exception) -> None:
-    """Print a refusal (field, rule, offending event) on stderr and exit with status 2."""
-    where = f"event {exc.event_id}: " if getattr(exc, "event_id", None) else ""
-    err.print(f"[bold red]refused[/]: {escape(where + str(exc))}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code=2)
-
-
-def load_or_refuse(source: str) -> list:
-    """Events of ``source``; a missing source or a bad log is refused with exit status 2."""
-    try:
-        return load_source(source)
-    except (FileNotFoundError, EventSchemaError, ValueError) as exc:
-        refuse(exc)
-        raise  # unreachable: refuse exits
+__all__ = ["load_or_refuse", "refuse"]  # what other command modules take from here
 
 
 @app.command()
 def replay(
-    source: str = typer.Argument(..., help="a shipped log name (samarkand-2026-open), a data folder or an event log"),
+    source: str = typer.Argument(..., metavar="SOURCE", help="a shipped log name (samarkand-2026-open), a data folder or an event log"),
     through_round: Optional[int] = typer.Option(None, "--through-round", "-r", min=1, help="standings after this round"),
     as_json: bool = typer.Option(False, "--json", help="print the canonical standings JSON instead of the table"),
-    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL of the event store (default: in-memory SQLite)"),
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL of an event store to append the events to "
+                                     "and project from (default: none, the events are folded in memory)"),
 ) -> None:
-    """Replay SOURCE through the embedded event store and print the standings and their SHA-256 digest."""
+    """Replay SOURCE and print the standings (chess-results layout) and their SHA-256 digest."""
+    from processors.tournament import RuleViolation
+    from projections.replay import standings_at
+
     events = load_or_refuse(source)
     try:
-        store = EventStore(db or "sqlite://")
-        store.append(events)
-    except RuleViolation as exc:
+        if db is None:
+            state, standings = standings_at(events, through_round)
+        else:
+            state, standings = _through_store(events, through_round, db)
+    except (RuleViolation, ValueError) as exc:
         refuse(exc)
-    except SQLAlchemyError as exc:
-        refuse(ValueError(f"--db {db}: {exc.__class__.__name__}: {exc}"))
-    result = store.project()
-    if not result.rounds:
-        refuse(ValueError("the source has no paired round"))
-    last = max(result.rounds)
-    rnd = through_round or last
-    if rnd not in result.rounds:
-        # The asked round's standings are those of the log prefix before round rnd+1 was paired.
-        from projections.replay import replay as replay_events
-
-        try:
-            result = replay_events(store.events(), through_round=rnd)
-        except ValueError as exc:
-            refuse(exc)
-    standings = result.rounds[rnd]
     if as_json:
         sys.stdout.write(standings.canonical + "\n")
         return
-    state = result.state
-    title = f"{state.created.name}: standings after round {rnd}" + ("" if standings.complete else " (provisional)")
-    console.print(standings_table(standings, state.profile.tiebreaks, title))
-    console.print(f"profile {state.profile.name}; {len(events)} events; standings sha256 {standings.digest}", soft_wrap=True, highlight=False)
+    from olympiad.render import standings_text
+
+    title = f"{state.created.name}: standings after round {standings.round}" + ("" if standings.complete else " (provisional)")
+    sys.stdout.write(standings_text(standings.document["rows"], state.profile.tiebreaks, title) + "\n")
+    sys.stdout.write(f"profile {state.profile.name}; {len(events)} events; standings sha256 {standings.digest}\n")
+
+
+def _through_store(events: list, through_round: int | None, db: str):
+    """``(state, standings)`` after appending ``events`` to the event store at ``db`` and
+    projecting its read models; raises ``RuleViolation``, and ``ValueError`` for a database
+    that cannot be used or a round never paired."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from projections.replay import standings_at
+    from projections.store import EventStore, database_url
+
+    try:
+        store = EventStore(database_url(db))
+        store.append(events)
+        result = store.project()
+    except SQLAlchemyError as exc:
+        raise ValueError(f"--db {db}: {exc.__class__.__name__}: {exc}") from None
+    rnd = through_round or max(result.rounds, default=0)
+    if rnd in result.rounds:
+        return result.state, result.rounds[rnd]
+    return standings_at(store.events(), rnd)
 
 
 @app.command()
 def export(
-    source: str = typer.Argument(..., help="a data folder or an event log"),
-    out: Path = typer.Argument(..., help="event log to write (.jsonl or .jsonl.gz)"),
+    source: str = typer.Argument(..., metavar="SOURCE", help="a data folder or an event log"),
+    out: Path = typer.Argument(..., metavar="OUT", help="event log to write (.jsonl or .jsonl.gz)"),
 ) -> None:
-    """Convert SOURCE into an event log file (canonical JSON Lines; gzip if OUT ends in .gz)."""
+    """Convert SOURCE into an event log file (canonical JSON Lines; gzip if OUT ends in .gz), with a
+    copy of its event.json beside it."""
+    import shutil
+
+    from projections.eventlog import write_log
+    from producers.sources import facts_path, sidecar
+
     events = load_or_refuse(source)
     n = write_log(out, events)
-    console.print(f"wrote {n} events to {out}")
+    console().print(f"wrote {n} events to {out}")
+    facts = facts_path(source)
+    if facts is not None:  # the facts the log does not carry (arbiter-made tables) travel with it
+        shutil.copyfile(facts, sidecar(out))
+        console().print(f"copied {facts} to {sidecar(out)}", highlight=False)

@@ -3,36 +3,24 @@ embedded store, or with ``--kafka`` on the live pipeline of ``olympiad live`` (`
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
-import uvicorn
-from rich.console import Console
-from sqlalchemy.engine import Engine
 
 from olympiad.cli import app
-from olympiad.cmd_replay import load_or_refuse, refuse
-from processors.tournament import RuleViolation
-from producers.publish import publish
-from projections.store import EventStore
-from olympiad.web.app import create_app
-from olympiad.web.auth import TokenStore, check_chief_token
-from olympiad.web.embedded import EmbeddedBackend, store_engine
-from olympiad.web.kafka_backend import KafkaBackend
-from olympiad.web.preload import through_round
-
-console = Console()
+from olympiad.output import console, load_or_refuse, refuse
 
 
 @app.command()
 def serve(
     db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL of the event store (default: $DATABASE_URL, "
-                                     "else in-memory SQLite, lost at exit)"),
+                                     "else in-memory SQLite, lost at exit); postgresql://... uses psycopg2"),
     source: Optional[str] = typer.Option(None, "--source", help="events to load first: a shipped log name "
                                          "(samarkand-2026-open), a data folder or an event log"),
-    rounds: Optional[int] = typer.Option(None, "--rounds", "-r", help="with --source: load rounds 1..N with their "
-                                         "results and the pairing of round N+1, whose results are left to enter"),
+    rounds: Optional[int] = typer.Option(None, "--rounds", "-r", min=0, help="with --source: load rounds 1..N with "
+                                         "their results and the pairing of round N+1, whose results are left to enter"),
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="TCP port"),
     chief_token_file: Optional[Path] = typer.Option(None, "--chief-token-file", envvar="OLYMPIAD_CHIEF_TOKEN_FILE",
@@ -54,11 +42,19 @@ def serve(
     must hold at least 128 bits (``olympiad.web.auth.check_chief_token``).
     """
     chief_token = chief_token_from(chief_token_file)
+    listener = listen(host, port)  # first: a busy port ends the command before anything is printed
     events = None
     if source is not None:
         events = load_or_refuse(source)
         if rounds is not None:
-            events = through_round(events, rounds)
+            from olympiad.web.preload import through_round
+
+            try:
+                events = through_round(events, rounds)
+            except ValueError as exc:
+                refuse(exc)
+    elif rounds is not None:
+        refuse(ValueError("--rounds needs --source"))
     if kafka is None:
         backend, engine = embedded_backend(db, events, source)
     else:
@@ -68,16 +64,22 @@ def serve(
     tid = state.tournament_id
     if tid is None:
         refuse(ValueError("no tournament to serve: give --source (or a --db or Kafka log that holds one)"))
+    from olympiad.web.auth import TokenStore
+
     tokens = TokenStore(engine)
-    token = tokens.set_chief_token(tid, chief_token)  # checked by chief_token_from already
+    token = tokens.set_chief_token(tid, chief_token)
     base = f"http://{host}:{port}"
-    console.print(f"[bold]{state.created.name}[/] ({tid}), last paired round {max(state.rounds, default=0)}",
-                  highlight=False)
-    console.print(f"chief arbiter token: {token}" if chief_token is None else
-                  f"chief arbiter token: as given ({'--chief-token-file' if chief_token_file else '$OLYMPIAD_CHIEF_TOKEN'})",
-                  highlight=False, soft_wrap=True)
-    console.print(f"scoreboard  {base}/\nentry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs",
-                  highlight=False, soft_wrap=True)
+    out = console()
+    out.print(f"[bold]{state.created.name}[/] ({tid}), last paired round {max(state.rounds, default=0)}", highlight=False)
+    out.print(f"chief arbiter token: {token}" if chief_token is None else
+              f"chief arbiter token: as given ({'--chief-token-file' if chief_token_file else '$OLYMPIAD_CHIEF_TOKEN'})",
+              highlight=False, soft_wrap=True)
+    out.print(f"scoreboard  {base}/\nentry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs",
+              highlight=False, soft_wrap=True)
+    import uvicorn
+
+    from olympiad.web.app import create_app
+
     web = create_app(backend, tokens)
 
     class Server(uvicorn.Server):
@@ -86,13 +88,15 @@ def serve(
             super().handle_exit(sig, frame)
 
     Server(uvicorn.Config(web, host=host, port=port, log_level=os.environ.get("OLYMPIAD_LOG_LEVEL", "warning"),
-                          timeout_graceful_shutdown=5)).run()
+                          timeout_graceful_shutdown=5)).run(sockets=[listener])
 
 
 def chief_token_from(path: Path | None) -> str | None:
     """The chief token of ``path`` (its text, trimmed), else of ``$OLYMPIAD_CHIEF_TOKEN``, else None
-    (a random one will be made). A token weaker than ``check_chief_token`` allows, or a file that
-    cannot be read, is refused with exit status 2."""
+    (a random one will be made). A token weaker than ``olympiad.web.auth.check_chief_token``
+    allows, or a file that cannot be read, is refused with exit status 2."""
+    from olympiad.web.auth import check_chief_token
+
     try:
         token = path.read_text(encoding="utf-8").strip() if path is not None else os.environ.get("OLYMPIAD_CHIEF_TOKEN")
         if token is not None:
@@ -102,28 +106,65 @@ def chief_token_from(path: Path | None) -> str | None:
     return token
 
 
-def embedded_backend(db: str | None, events: list[Any] | None, source: str | None) -> tuple[EmbeddedBackend, Engine]:
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` for the server to accept on; a port in use (or an
+    address this machine does not have) is refused with exit status 2."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no obstacle
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        refuse(ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
+                          "is another server running there? Pick another port with --port"))
+    sock.set_inheritable(True)
+    return sock
+
+
+def _engine_or_refuse(make: Any, db: str | None) -> Any:
+    """``make()`` (an engine or a backend on ``db``); a URL whose driver is missing or whose
+    database does not answer is refused with exit status 2."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    try:
+        return make()
+    except (ModuleNotFoundError, ArgumentError, SQLAlchemyError) as exc:
+        from projections.store import database_url
+
+        refuse(ValueError(f"--db {database_url(db)}: {exc.__class__.__name__}: {str(exc).splitlines()[0]} "
+                          "(the installed drivers: SQLite, and PostgreSQL through psycopg2: postgresql://user@host:port/db)"))
+
+
+def embedded_backend(db: str | None, events: list[Any] | None, source: str | None):
     """The embedded backend on the event store at ``db``, ``events`` appended first; and its engine."""
-    engine = store_engine(db)
-    store = EventStore(engine=engine)
+    from processors.tournament import RuleViolation
+    from projections.store import EventStore
+    from olympiad.web.embedded import EmbeddedBackend, store_engine
+
+    engine = _engine_or_refuse(lambda: store_engine(db), db)
+    store = _engine_or_refuse(lambda: EventStore(engine=engine), db)
     if events is not None:
         try:
-            result = store.append(events)
+            result = _engine_or_refuse(lambda: store.append(events), db)
         except RuleViolation as exc:
             refuse(exc)
-        console.print(f"loaded {result.appended} events from {source} ({result.duplicates} already stored)")
+        console().print(f"loaded {result.appended} events from {source} ({result.duplicates} already stored)")
     return EmbeddedBackend(store), engine
 
 
 def kafka_backend(bootstrap: str, topic_prefix: str | None, db: str | None, events: list[Any] | None,
-                  tournament: str | None) -> tuple[KafkaBackend, Engine]:
+                  tournament: str | None):
     """The Kafka backend (``db``: the projection worker's database); ``events`` are first played
     into the pipeline round by round with ``producers.publish.publish`` (events already accepted
     are duplicates, so a restart publishes nothing new). Raises ``TimeoutError`` if the pipeline
     does not take them."""
+    from producers.publish import publish
+    from olympiad.web.kafka_backend import KafkaBackend
+
     if events is not None:
-        with console.status(f"publishing {len(events)} events through the pipeline"):
+        with console().status(f"publishing {len(events)} events through the pipeline"):
             publish(events, bootstrap=bootstrap, topic_prefix=topic_prefix).close()
         tournament = tournament or events[0].tournament_id
-    backend = KafkaBackend(bootstrap, topic_prefix, db, tournament)
+    backend = _engine_or_refuse(lambda: KafkaBackend(bootstrap, topic_prefix, db, tournament), db)
     return backend, backend.engine

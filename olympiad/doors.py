@@ -15,12 +15,34 @@ import os
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-import typer
-from rich.console import Console
-from rich.markup import escape
+import functools
 
-console = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+import typer
+
+
+@functools.cache
+def console() -> Any:
+    """The console the verdicts are printed on (made on first use: ``olympiad.cli`` starts light)."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+@functools.cache
+def err() -> Any:
+    """The console of refusals."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def escape(text: str) -> str:
+    """``text`` with rich markup escaped."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
 DEFAULT_DB = "sqlite:///olympiad.sqlite"
 _DOORS: dict[tuple[str, str], Any] = {}
 
@@ -53,8 +75,15 @@ def door(db: str | None, kafka: str | None) -> Any:
 
         key = ("kafka", f"{prefix()}@{kafka}")
         if key not in _DOORS:
+            from olympiad.cmd_live import BrokerUnavailable, require_broker
             from producers.doors import KafkaDoor
 
+            try:
+                require_broker(kafka)
+            except BrokerUnavailable as exc:
+                err().print(f"[bold red]refused[/]: {escape(str(exc))}; start one (deploy/kafka.sh start) or give "
+                            "--kafka the address of a running broker")
+                raise typer.Exit(code=2) from None
             _DOORS[key] = KafkaDoor(kafka, wait=float(os.environ.get("OLYMPIAD_WAIT", "10")))
         return _DOORS[key]
     url = db or os.environ.get("OLYMPIAD_DB") or DEFAULT_DB
@@ -77,7 +106,7 @@ def build(kind: str, fields: dict[str, Any]) -> Any:
     try:
         return parse_command({"command": kind, "issued_at": now(), **fields})
     except EventSchemaError as exc:
-        err.print(f"[bold red]refused[/]: {escape(str(exc))}")
+        err().print(f"[bold red]refused[/]: {escape(str(exc))}")
         raise typer.Exit(code=2) from None
 
 
@@ -87,12 +116,12 @@ def submit(kind: str, fields: dict[str, Any], db: Optional[str], kafka: Optional
     try:
         outcome = door(db, kafka).submit(command)
     except TimeoutError as exc:
-        err.print(f"[bold red]no verdict[/]: {escape(str(exc))}")
+        err().print(f"[bold red]no verdict[/]: {escape(str(exc))}")
         raise typer.Exit(code=1) from None
     if not outcome.accepted:
-        err.print(f"[bold red]refused[/]: {escape(outcome.text().removeprefix('refused: '))}")
+        err().print(f"[bold red]refused[/]: {escape(outcome.text().removeprefix('refused: '))}")
         raise typer.Exit(code=2)
-    console.print(escape(outcome.text()))
+    console().print(escape(outcome.text()))
     return outcome
 
 

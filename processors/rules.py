@@ -35,8 +35,14 @@ def _check_tournament(state: "TournamentState", event: Any) -> None:
 
 
 def _created(state: "TournamentState", e: Any) -> None:
+    from schemas.profile import PROFILES
+
     if state.created is not None:
         raise RuleViolation("the tournament already exists", field="type", rule="created once")
+    builtin = PROFILES.get(e.profile.name)
+    if builtin is not None and builtin != e.profile:
+        raise RuleViolation(f"profile {e.profile.name!r} changes the rules of the built-in profile of that name; give it "
+                            "a name of its own", field="profile.name", rule="a profile's name names its rules")
 
 
 def team_known(state: "TournamentState", team: str, field: str) -> None:
@@ -73,15 +79,15 @@ def _registered(state: "TournamentState", e: Any) -> None:
             raise RuleViolation(f"round {e.from_round} is outside 1..{state.profile.rounds}", field="from_round",
                                 rule="rounds of the profile")
     if e.pairing_number is not None:
-        if any(t.pairing_number == e.pairing_number for t in state.teams.values()):
-            raise RuleViolation(f"pairing number {e.pairing_number} is taken", field="pairing_number",
-                                rule="unique pairing number")
         # Pairing numbers are stable (R-I1): a late entry is numbered after every team already
         # registered, so that no other team is renumbered.
         if late and e.pairing_number <= max([len(state.teams)] + [t.pairing_number or 0 for t in state.teams.values()]):
             raise RuleViolation(f"pairing number {e.pairing_number} would renumber other teams; a late entry is "
                                 f"numbered after the {len(state.teams)} teams registered", field="pairing_number",
                                 rule="stable pairing numbers")
+        if any(t.pairing_number == e.pairing_number for t in state.teams.values()):
+            raise RuleViolation(f"pairing number {e.pairing_number} is taken", field="pairing_number",
+                                rule="unique pairing number")
 
 
 def nominations_open(state: "TournamentState", when: Any, field: str) -> None:
@@ -277,6 +283,37 @@ def _closed(state: "TournamentState", e: Any) -> None:
         raise RuleViolation(f"round {e.round} still misses results", field="round", rule="close a round when every result is in")
 
 
+def pairing_digest(state: "TournamentState", rnd: int) -> str:
+    """SHA-256 of the canonical JSON of round ``rnd``'s published pairing (``RoundPaired``)."""
+    from schemas.canonical import canonical_json, text_digest
+
+    return text_digest(canonical_json(state.rounds[rnd]))
+
+
+def _checkpoint(state: "TournamentState", e: Any) -> None:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from schemas.chain import checkpoint_message
+
+    if e.round not in state.closed:
+        raise RuleViolation(f"round {e.round} is not closed", field="round", rule="a checkpoint of a closed round")
+    if e.round in state.checkpoints:
+        raise RuleViolation(f"round {e.round} already has a checkpoint", field="round", rule="one checkpoint per round")
+    if state.created.chief_key is None or e.public_key != state.created.chief_key:
+        raise RuleViolation("the key is not the chief arbiter's key recorded at the tournament's creation",
+                            field="public_key", rule="checkpoints are signed with the chief arbiter's key")
+    if (e.standings_digest, e.pairing_digest) != (state.closed[e.round], pairing_digest(state, e.round)):
+        raise RuleViolation(f"the digests are not those of round {e.round}'s official standings and pairing",
+                            field="standings_digest", rule="a checkpoint holds the round's digests")
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(e.public_key)).verify(
+            bytes.fromhex(e.signature), checkpoint_message(e.tournament_id, e.round, e.head, e.standings_digest, e.pairing_digest))
+    except InvalidSignature:
+        raise RuleViolation("the signature does not verify with the chief arbiter's key", field="signature",
+                            rule="checkpoints are signed with the chief arbiter's key") from None
+
+
 _CHECKS = {
     "TournamentCreated": _created,
     "TeamRegistered": _registered,
@@ -292,4 +329,5 @@ _CHECKS = {
     "MatchForfeited": _match_forfeited,
     "TeamWithdrawn": _withdrawn,
     "RoundClosed": _closed,
+    "CheckpointSigned": _checkpoint,
 }

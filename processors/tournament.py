@@ -81,6 +81,7 @@ class TournamentState:
     absences: dict[int, dict[str, str]] = field(default_factory=dict)
     proposals: dict[int, PairingProposed | PairingAmended] = field(default_factory=dict)
     closed: dict[int, str] = field(default_factory=dict)
+    checkpoints: dict[int, Any] = field(default_factory=dict)  # round -> its CheckpointSigned
     applied: dict[str, Any] = field(default_factory=dict)  # event id -> the event, to tell a copy from a reuse
     # Folded tables, dropped whenever one of their boards changes (standings read them per round).
     _matches: dict[tuple[int, int], MatchOutcome] = field(default_factory=dict, repr=False)
@@ -202,6 +203,9 @@ class TournamentState:
     def _on_RoundClosed(self, e: RoundClosed) -> None:
         self.closed[e.round] = e.digest
 
+    def _on_CheckpointSigned(self, e: Any) -> None:
+        self.checkpoints[e.round] = e
+
     def _set_result(self, key: BoardKey, event_id: str, code: str) -> None:
         self.results[key] = (event_id, code)
         self._matches.pop(key[:2], None)
@@ -230,6 +234,12 @@ class TournamentState:
         absent = self.absences.get(rnd, {})
         return [t for t in self.teams if self.entered.get(t, 1) <= rnd and not (t in self.withdrawn and self.withdrawn[t] <= rnd)
                 and t not in absent]
+
+    def not_playing(self, rnd: int) -> tuple[str, ...]:
+        """The teams left out of round ``rnd``'s pairing besides the withdrawn: announced absences
+        and late entries that have not entered yet (registration order)."""
+        playing = set(self.present(rnd))
+        return tuple(t for t in self.teams if t not in playing and not (t in self.withdrawn and self.withdrawn[t] <= rnd))
 
     def lineup(self, rnd: int, team: str) -> tuple[int, ...]:
         """The board orders of ``team``'s players on boards 1..4 in round ``rnd``: its line-up, or

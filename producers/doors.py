@@ -110,6 +110,41 @@ class KafkaDoor:
         v = self.verdicts.pop(command.command_id)
         return Outcome(v["accepted"], tuple(v["event_ids"]), v["already_recorded"], v["field"], v["rule"], v["reason"])
 
+    def log(self, tournament_id: str, through: str, timeout: float = 30.0) -> tuple[Any, str]:
+        """The state and the hash chain head (``schemas.chain``) of ``tournament_id``'s
+        ``tournament-log`` through the event ``through`` (waited for up to ``timeout`` s): read
+        from offset 0 by a consumer of its own that commits nothing; a redelivered copy of an
+        event is skipped (its first copy is the one in the chain)."""
+        from kafka import KafkaConsumer, TopicPartition
+
+        from processors.tournament import TournamentState
+        from schemas.chain import chain_next, chain_start
+        from schemas.events import parse_event
+
+        spec = self.topics.TOURNAMENT_LOG
+        tp = TopicPartition(self.topics.name(spec, self.prefix), self.topics.partition_for(tournament_id.encode(), spec.partitions))
+        consumer = KafkaConsumer(bootstrap_servers=self.producer.config["bootstrap_servers"], enable_auto_commit=False,
+                                 group_id=None, fetch_max_wait_ms=50)
+        consumer.assign([tp])
+        consumer.seek_to_beginning(tp)
+        state, head, deadline = TournamentState(), chain_start(tournament_id), time.monotonic() + timeout
+        try:
+            while through not in state.applied:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{through} is not on {tp.topic} after {timeout:g} s")
+                for records in consumer.poll(timeout_ms=200).values():
+                    for rec in records:
+                        if rec.key != tournament_id.encode():
+                            continue
+                        event = parse_event(rec.value)
+                        if state.evolve(event):
+                            head = chain_next(head, rec.value.decode())
+                        if event.event_id == through:
+                            return state, head
+        finally:
+            consumer.close()
+        return state, head
+
     def close(self) -> None:
         """Flush and close the producer and the verdict consumer."""
         self.producer.flush()

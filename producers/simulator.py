@@ -31,7 +31,7 @@ from schemas.events import (
     TeamWithdrawn,
     TournamentCreated,
 )
-from schemas.profile import RuleProfile
+from schemas.profile import RuleProfile, named
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,7 @@ def new_tournament(
     ``numbered``: register with pairing numbers 1..N in the given order (an official start list);
     otherwise R-I1 seeding numbers them. Returns the state and the events applied.
     """
+    profile = named(profile)
     events: list[Any] = [TournamentCreated(event_id=f"{tournament_id}/created", tournament_id=tournament_id, name=tournament_id, profile=profile)]
     for i, rating in enumerate(ratings, start=1):
         players = tuple(Player(board_order=b, name=f"T{i} player {b}", rating=max(1000, rating + 40 - 20 * b)) for b in range(1, 6))
@@ -135,7 +136,9 @@ def simulate(spec: SimulationSpec) -> Simulation:
     ratings = sorted((int(rng.gauss(2150, 280)) for _ in range(spec.teams)), reverse=True)
     state, events = new_tournament(spec.profile, ratings, spec.tournament_id, numbered=False)
     team_rating = {f"T{i}": r for i, r in enumerate(ratings, start=1)}
-    leaving = {t: rng.randint(2, spec.rounds) for t in sorted(state.teams) if rng.random() < spec.withdrawal_rate}
+    # A team can withdraw from round 2 on: a one-round tournament has no withdrawals.
+    leaving = {t: rng.randint(2, spec.rounds) for t in sorted(state.teams)
+               if rng.random() < spec.withdrawal_rate} if spec.rounds >= 2 else {}
     stopped, stopped_absent = "", ()
     for rnd in range(1, spec.rounds + 1):
         for team in sorted(t for t, r in leaving.items() if r == rnd):

@@ -2,7 +2,12 @@
 
 ``load_source("samarkand-2026-open")`` reads the event log shipped with the package, so replays
 work on a machine without ``../shared``. A folder is recognised by its files and read by its
-importer; any other path is read as an event log (JSON Lines, optionally gzip).
+importer, a ``.trf`` file by the TRF importer; any other path is read as an event log (JSON Lines, optionally gzip).
+
+The facts of a data set that its events do not carry for every tool (the arbiter-made tables the
+pairing comparison leaves out) are in the data folder's ``event.json``; a log converted from a
+folder keeps a copy beside it (``<name>.event.json``, written by ``olympiad export``), found by
+``facts_path``.
 """
 from __future__ import annotations
 
@@ -17,6 +22,26 @@ SHIPPED_DIR = Path(__file__).resolve().parent.parent / "olympiad" / "data"
 def shipped_logs() -> dict[str, Path]:
     """Name -> path of every event log shipped in ``olympiad/data`` (``<name>.events.jsonl.gz``)."""
     return {p.name.split(".")[0]: p for p in sorted(SHIPPED_DIR.glob("*.events.jsonl.gz"))}
+
+
+def facts_path(source: str) -> Path | None:
+    """The ``event.json`` of ``source``: a data folder's own, or the copy beside a shipped or
+    other event log (``<name>.event.json``); None if it has none."""
+    shipped = shipped_logs()
+    path = Path(source)
+    if source in shipped:
+        candidate = SHIPPED_DIR / f"{source}.event.json"
+    elif path.is_dir():
+        candidate = path / "event.json"
+    else:
+        candidate = sidecar(path)
+    return candidate if candidate.is_file() else None
+
+
+def sidecar(log: Path) -> Path:
+    """Where the copy of the ``event.json`` of the event log ``log`` lives: ``<name>.event.json``
+    beside it, ``<name>`` being the file name up to its first dot."""
+    return log.with_name(log.name.split(".")[0] + ".event.json")
 
 
 def load_source(source: str) -> list[Any]:
@@ -43,6 +68,10 @@ def load_source(source: str) -> list[Any]:
         if chennai.is_chennai_folder(path):
             return chennai.load_events(path)
         raise FileNotFoundError(f"{path}: not a known data folder (expected raw/rosters.json or matches.json)")
+    if path.is_file() and path.suffix.lower() == ".trf":
+        from producers.importers.trf import load_file
+
+        return load_file(path)
     if path.is_file():
         return read_log(path)
     raise FileNotFoundError(f"{source!r} is neither a shipped event log ({', '.join(shipped) or 'none'}), a data folder nor a file")

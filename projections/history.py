@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal
+from typing import Callable, Literal
 
 from processors.scoring import MatchOutcome
 from processors.tournament import TournamentState
@@ -71,6 +71,9 @@ class History:
     through_round: int
     withdrawn: dict[str, int]
     tournament_id: str | None = None
+    # (round, table) -> (home team, {board: White-Black code}): the board results behind the board
+    # tie-breaks of C.07 art. 12 (read from the state the history was built from; None by hand).
+    board_results: Callable[[int, int], tuple[str, dict[int, str]]] | None = field(default=None, compare=False, repr=False)
     _by_team: dict[str, tuple[TeamRound, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def team_rounds(self, team: str) -> tuple[TeamRound, ...]:
@@ -79,6 +82,19 @@ class History:
         if held is None:
             held = self._by_team[team] = tuple([self.rounds[r][team] for r in range(1, self.through_round + 1)])
         return held
+
+
+def decided_only(history: History) -> History:
+    """``history`` as far as its matches are decided: a team whose match of the last round is
+    still ``pending`` has rounds 1..through_round-1 only, so an unplayed match changes none of
+    its values (the provisional table of a round in progress: the last complete round plus the
+    matches already decided). Teams and the other rounds are ``history``'s."""
+    rnd = history.through_round
+    out = History(history.teams, history.rounds, rnd, history.withdrawn, history.tournament_id)
+    for team, tr in history.rounds.get(rnd, {}).items():
+        if tr.kind == "pending":
+            out._by_team[team] = history.team_rounds(team)[:-1]
+    return out
 
 
 # The projection worker rebuilds the history after every batch, and a batch changes a few tables
@@ -114,7 +130,8 @@ def build_history(state: TournamentState, through_round: int | None = None) -> H
         outcomes = tuple([state.match(r, t.table) for t in pairing.tables])
         rounds[r] = _ROUNDS.get((tid, r), (profile, pairing, outcomes, registered),
                                 lambda: _round_records(tid, pairing, outcomes, teams, profile))
-    return History(teams, rounds, r_max, dict(state.withdrawn), tid)
+    return History(teams, rounds, r_max, dict(state.withdrawn), tid,
+                   lambda r, table: (state.tables[(r, table)].home, state.board_codes(r, table)))
 
 
 def _team_infos(state: TournamentState) -> dict[str, TeamInfo]:

@@ -37,6 +37,7 @@ from projections.pairing.read_model import next_round_proposal
 from projections.replay import ReplayResult, RoundStandings, replay
 from projections.seeding import tournament_pairing_numbers
 from schemas.canonical import canonical_json, text_digest
+from schemas.chain import chain_next, chain_start
 from schemas.events import parse_event
 from schemas.points import fmt_points
 
@@ -53,6 +54,9 @@ events_table = Table(
     Column("type", String(40), nullable=False),
     Column("schema_version", Integer, nullable=False),
     Column("body", Text, nullable=False),
+    # schemas.chain: the hash of the tournament's log through this event (None in stores written
+    # before the chain existed; an auditor recomputes it)
+    Column("chain", String(64)),
 )
 
 teams_table = Table(
@@ -125,8 +129,19 @@ class AppendResult:
 
 
 def database_url(url: str | None = None) -> str:
-    """The read-model database: ``url``, else ``$DATABASE_URL``, else in-memory SQLite."""
-    return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    """The read-model database: ``url``, else ``$DATABASE_URL``, else in-memory SQLite, with the
+    driver ``with_driver`` gives it."""
+    return with_driver(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
+
+
+def with_driver(url: str) -> str:
+    """``url`` naming the installed PostgreSQL driver: the common forms ``postgresql://...`` and
+    ``postgres://...`` (libpq's, Heroku's) become ``postgresql+psycopg2://...`` (SQLAlchemy 2.1
+    would look for psycopg 3, which is not installed). Other URLs are returned unchanged."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg2://" + url.removeprefix(scheme)
+    return url
 
 
 # Read-model rows: the one layout the embedded store and the Kafka projection worker both write.
@@ -178,6 +193,15 @@ def _proposal_row(state: TournamentState) -> dict[str, Any] | None:
     return {"tournament_id": state.tournament_id, "round": event.round, "digest": text_digest(body), "body": body, "error": None}
 
 
+def add_chain_column(engine: Engine) -> None:
+    """Give an ``events`` table written before the hash chain its ``chain`` column (empty)."""
+    from sqlalchemy import inspect, text
+
+    if "chain" not in {c["name"] for c in inspect(engine).get_columns("events")}:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE events ADD COLUMN chain VARCHAR(64)"))
+
+
 class EventStore:
     """Append-only event store of one tournament plus its read models, in one SQL database.
 
@@ -190,10 +214,12 @@ class EventStore:
     def __init__(self, url: str | None = None, engine: Engine | None = None):
         self.engine = engine or create_engine(database_url(url))
         metadata.create_all(self.engine)
+        add_chain_column(self.engine)
         self._state = self._load_state()
 
     def _load_state(self) -> TournamentState:
         self._seq = 0
+        self._head: str | None = None
         state = TournamentState()
         for event in self._events_after(state):
             state.evolve(event)
@@ -201,11 +227,14 @@ class EventStore:
 
     def _events_after(self, state: TournamentState) -> list[Any]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(events_table.c.seq, events_table.c.body).where(events_table.c.seq > self._seq)
-                                .order_by(events_table.c.seq)).all()
+            rows = conn.execute(select(events_table.c.seq, events_table.c.body, events_table.c.chain)
+                                .where(events_table.c.seq > self._seq).order_by(events_table.c.seq)).all()
         if rows:
             self._seq = rows[-1].seq
-        return [parse_event(r.body) for r in rows]
+        events = [parse_event(r.body) for r in rows]
+        for row, event in zip(rows, events):
+            self._head = row.chain or chain_next(self._head or chain_start(event.tournament_id), row.body)
+        return events
 
     def refresh(self) -> TournamentState:
         """Evolve the state with the events stored since it was last read (another process's;
@@ -263,9 +292,20 @@ class EventStore:
             raise
         return AppendResult(len(fresh), duplicates)
 
+    @property
+    def chain_head(self) -> str | None:
+        """The hash chain through the last stored event (``schemas.chain``), None when empty."""
+        return self._head
+
     def _write(self, events: Iterable[Any]) -> None:
-        rows = [{"event_id": e.event_id, "tournament_id": e.tournament_id, "type": e.type,
-                 "schema_version": e.schema_version, "body": canonical_json(e)} for e in events]
+        self.refresh()  # the chain continues from the last stored event, whoever wrote it
+        rows = []
+        head = self._head
+        for e in events:
+            body = canonical_json(e)
+            head = chain_next(head or chain_start(e.tournament_id), body)
+            rows.append({"event_id": e.event_id, "tournament_id": e.tournament_id, "type": e.type,
+                         "schema_version": e.schema_version, "body": body, "chain": head})
         if rows:
             with self.engine.begin() as conn:
                 conn.execute(insert(events_table), rows)

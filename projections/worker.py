@@ -64,6 +64,7 @@ from projections.store import (
     standings_rows,
     standings_table,
     team_rows,
+    with_driver,
     teams_table,
 )
 from schemas.canonical import canonical_json
@@ -103,8 +104,9 @@ def key_params(table: Table, rows: Iterable[dict[str, Any]]) -> list[dict[str, A
 
 
 def database_url(url: str | None = None) -> str:
-    """``url``, else ``DATABASE_URL``, else the SQLite file ``var/projections.sqlite``."""
-    return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    """``url``, else ``DATABASE_URL``, else the SQLite file ``var/projections.sqlite`` (PostgreSQL
+    URLs with the installed driver, ``projections.store.with_driver``)."""
+    return with_driver(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
 
 
 def make_engine(url: str) -> Engine:

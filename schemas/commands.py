@@ -62,6 +62,7 @@ class CreateTournament(_Command):
     venue: Note = ""
     chief_arbiter: Note = ""
     nomination_deadline: Timestamp | None = None
+    chief_key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
 
 
 class TeamEntry(BaseModel):
@@ -236,9 +237,21 @@ class CloseRound(_Command):
     round: Round
 
 
+class SignCheckpoint(_Command):
+    """The chief arbiter's signature of a closed round's checkpoint: ``head`` is the hash chain
+    through the round's ``RoundClosed``; the standings and pairing digests are the log's."""
+
+    command: Literal["SignCheckpoint"] = "SignCheckpoint"
+    round: Round
+    head: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    public_key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    signature: Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]
+
+
 COMMANDS = (
     CreateTournament, RegisterTeam, ImportTeams, ChangeRoster, SetStartingRanks, SubmitLineup, AnnounceAbsence,
     WithdrawTeam, PairRound, AmendPairing, PublishRound, RecordResult, RecordResults, RecordForfeit, CorrectResult, CloseRound,
+    SignCheckpoint,
 )
 Command = Annotated[Union[COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
 COMMAND_TYPES: dict[str, type[_Command]] = {cls.model_fields["command"].default: cls for cls in COMMANDS}

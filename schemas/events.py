@@ -79,6 +79,7 @@ class TournamentCreated(_Event):
     venue: Note = ""
     chief_arbiter: Note = ""
     nomination_deadline: Timestamp | None = None
+    chief_key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None  # Ed25519 public key (hex) of the checkpoints
 
 
 class TeamRegistered(_Event):
@@ -254,6 +255,22 @@ class RoundClosed(_Event):
     digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
+class CheckpointSigned(_Event):
+    """The chief arbiter's signed checkpoint of a closed round: the hash chain's ``head`` through
+    the round's ``RoundClosed`` (``schemas.chain``), the round's standings digest and pairing
+    digest, signed (``signature``, hex) with the Ed25519 key ``public_key`` (hex) over
+    ``schemas.chain.checkpoint_message``."""
+
+    type: Literal["CheckpointSigned"] = "CheckpointSigned"
+    schema_version: Literal[1] = 1
+    round: Round
+    head: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    standings_digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    pairing_digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    public_key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    signature: Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]
+
+
 class MatchResultDecided(_Event):
     """Derived: the folded result of one table (GP per side, MP per the profile)."""
 
@@ -285,7 +302,7 @@ class StandingsUpdated(_Event):
 INPUT_EVENTS = (
     TournamentCreated, TeamRegistered, RosterChanged, StartingRanksSet, LineupSubmitted, AbsenceAnnounced,
     RoundPaired, PairingProposed, PairingAmended, BoardResultRecorded, BoardResultCorrected, MatchForfeited,
-    TeamWithdrawn, RoundClosed,
+    TeamWithdrawn, RoundClosed, CheckpointSigned,
 )
 """Event types of a tournament's log (what commands yield and importers produce)."""
 DERIVED_EVENTS = (MatchResultDecided, StandingsUpdated)

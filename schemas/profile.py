@@ -7,13 +7,16 @@ rules the event ran with. Every rule the spec marks [I] (inferred) is a named sw
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from schemas.points import Points
+from schemas.tiebreak_codes import check_tiebreak
 
-TieBreak = Literal["OSB-C1", "BH-C1", "GP", "OSB", "BH"]
+# An Olympiad name ("OSB-C1", "BH-C1", "GP", "OSB", "BH") or a C.07 2026 code ("EMGSB/C1", "BH:GP/M1/P" ...):
+# schemas.tiebreak_codes; a bad code is refused naming the code and the rule.
+TieBreak = Annotated[str, AfterValidator(check_tiebreak)]
 UnplayedPolicy = Literal["zero-element", "virtual-opponent", "dummy-2023", "dummy-2026"]
 
 
@@ -21,16 +24,23 @@ class MatchPointScale(BaseModel):
     """Match points (MP) for a won, drawn and lost match (R-D3: 2 / 1 / 0)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    win: int = 2
-    draw: int = 1
-    loss: int = 0
+    win: Annotated[int, Field(strict=True, ge=0, le=10)] = 2
+    draw: Annotated[int, Field(strict=True, ge=0, le=10)] = 1
+    loss: Annotated[int, Field(strict=True, ge=0, le=10)] = 0
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "MatchPointScale":
+        if not self.win > self.draw >= self.loss:
+            raise ValueError(f"match points win {self.win}, draw {self.draw}, loss {self.loss}: a win is worth more than "
+                             "a draw, and a draw not less than a loss [rule: R-D3 match points]")
+        return self
 
 
 class Award(BaseModel):
     """Points awarded for an unplayed round: MP (integers) and GP (half-points)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    mp: int
+    mp: Annotated[int, Field(strict=True, ge=0, le=10)]
     gp: Points
 
 
@@ -43,18 +53,18 @@ class RuleProfile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str
+    name: Annotated[str, Field(min_length=1, max_length=64)]
     version: int = 1
     description: str = ""
     # --- team and event (R-D1)
-    boards: int = 4
-    reserves: int = 1
-    rounds: int = 11
+    boards: Annotated[int, Field(strict=True, ge=1, le=20)] = 4
+    reserves: Annotated[int, Field(strict=True, ge=0, le=5)] = 1
+    rounds: Annotated[int, Field(strict=True, ge=1, le=99)] = 11
     # --- scoring (R-D2, R-D3, R-D9); a forfeited match (R-D8) is four forfeited boards: 4 GP, 2 MP
     match_points: MatchPointScale = MatchPointScale()
     bye_award: Award = Award(mp=1, gp=2)
     # --- standings (R-T1..R-T5, spec README "Standings as published at Samarkand 2026")
-    tiebreaks: tuple[TieBreak, ...] = ("OSB-C1", "BH-C1", "GP")
+    tiebreaks: Annotated[tuple[TieBreak, ...], Field(min_length=1, max_length=12)] = ("OSB-C1", "BH-C1", "GP")
     unplayed: UnplayedPolicy = "virtual-opponent"
     # A whole-match forfeit counts as a meeting in the tie-breaks (Samarkand 2026 practice).
     forfeited_match_in_tiebreaks: bool = True
@@ -88,6 +98,18 @@ class RuleProfile(BaseModel):
     publication_order: Literal["ranking", "d02-11.1"] = "ranking"
     seeding_floor_rating: int = 1000
     tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "RuleProfile":
+        """Rules of the profile itself: a bye is worth at most a won match; acceleration needs
+        a win worth two draws (C.04.7 art. 1.1: the imaginary points are match points)."""
+        if self.bye_award.mp > self.match_points.win or self.bye_award.gp > self.boards:
+            raise ValueError(f"bye award {self.bye_award.mp} MP, {self.bye_award.gp} GP: at most a won match "
+                             f"({self.match_points.win} MP, {self.boards} GP) [rule: R-D9 bye award]")
+        if self.acceleration is not None and self.match_points.win != 2 * self.match_points.draw:
+            raise ValueError(f"acceleration {self.acceleration!r} with a win worth {self.match_points.win} MP and a draw "
+                             f"{self.match_points.draw}: a win must be worth two draws [rule: C.04.7 art. 1.1]")
+        return self
 
 
 OLYMPIAD_2008 = RuleProfile(
@@ -141,3 +163,17 @@ def get_profile(name: str) -> RuleProfile:
         return PROFILES[name]
     except KeyError:
         raise KeyError(f"unknown rule profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None
+
+
+def named(profile: RuleProfile) -> RuleProfile:
+    """``profile`` under a name that names its rules: a built-in profile's name kept with other
+    rules becomes ``<name>-variant-<first 8 hex of the SHA-256 of its canonical JSON>``, so that a
+    replay never mistakes it for the built-in (a profile's name names its rules)."""
+    import hashlib
+    import json
+
+    builtin = PROFILES.get(profile.name)
+    if builtin is None or builtin == profile:
+        return profile
+    text = json.dumps(profile.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return profile.model_copy(update={"name": f"{profile.name}-variant-{hashlib.sha256(text.encode()).hexdigest()[:8]}"})

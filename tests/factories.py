@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
-from schemas.profile import OLYMPIAD_2022, RuleProfile
+from schemas.profile import OLYMPIAD_2022, RuleProfile, named
 
 TID = "test-open"
 
 
 def created(profile: RuleProfile = OLYMPIAD_2022) -> TournamentCreated:
-    return TournamentCreated(event_id="created", tournament_id=TID, name="Test Open", profile=profile)
+    return TournamentCreated(event_id="created", tournament_id=TID, name="Test Open", profile=named(profile))
 
 
 def team(code: str, number: int, rating: int = 2000) -> TeamRegistered:

@@ -25,22 +25,23 @@ from typing import Any, Optional
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from processors.tournament import RuleViolation, TournamentState
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
-from olympiad.web import views
+from olympiad.web import pages, views
 from olympiad.web.guards import Guards
 from olympiad.web.auth import Refused, TokenStore
 from olympiad.web.backend import Backend, StandingsUpdate, compact_rows
 from olympiad.web.broadcast import Broadcaster, sse_message
 from olympiad.web.models import (
     Comparison, CorrectionIn, ForfeitIn, IssuedToken, Match, Pairings, Preview, PreviewIn, Refusal, ResultsIn,
-    RoundInfo, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
+    RoundInfo, Scoreboard as ScoreboardOut, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
 )
 from schemas.commands import parse_command
 from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, PairingProposed, parse_event
@@ -106,7 +107,7 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         hub.close()
         await backend.stop()
 
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs and /redoc with the installed Swagger UI and ReDoc: no CDN, no internet
         title="olympiad-events live",
         version="1",
         description=(
@@ -244,6 +245,15 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         check_tournament(tid)
         with backend.read() as snap:
             return views.standings_view(snap, snap.last_round)
+
+    @app.get("/api/tournaments/{tid}/scoreboard", response_model=ScoreboardOut, responses=READ_ERRORS, tags=["read"])
+    def scoreboard(tid: str) -> dict:
+        """What the public scoreboard shows: the standings after the last complete round, or while
+        a round is in progress the provisional standings with its decided matches only ("3 of 103
+        matches"); an unplayed match never moves a tie-break."""
+        check_tournament(tid)
+        with backend.read() as snap:
+            return views.scoreboard_view(snap)
 
     @app.get("/api/tournaments/{tid}/standings/{rnd}", response_model=Standings, responses=READ_ERRORS, tags=["read"])
     def standings(tid: str, rnd: int) -> dict:
@@ -433,8 +443,9 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     # ------------------------------------------------------------------ pages
     @app.get("/", include_in_schema=False)
-    def scoreboard_page() -> FileResponse:
-        return FileResponse(STATIC / "scoreboard.html")
+    def scoreboard_page(round: Optional[int] = None) -> HTMLResponse:
+        with backend.read() as snap:  # standings and pairings in the HTML; the script keeps them live
+            return HTMLResponse(pages.scoreboard_page(snap, round))
 
     @app.get("/entry", include_in_schema=False)
     def entry_page() -> FileResponse:

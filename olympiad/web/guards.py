@@ -6,7 +6,7 @@
 - Every answer carries ``Content-Security-Policy`` (scripts, styles and connections from this
   origin only; no framing), ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff`` and
   ``Referrer-Policy: no-referrer``. The API docs pages (``/docs``, ``/redoc``: FastAPI's pages,
-  with an inline script and their assets from the jsDelivr CDN) get a policy that allows those.
+  served offline, with an inline script) get a policy that allows inline scripts and styles.
 """
 from __future__ import annotations
 
@@ -18,9 +18,8 @@ from schemas.limits import MAX_MESSAGE_BYTES
 MAX_BODY_BYTES = MAX_MESSAGE_BYTES
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
-            "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 DOCS_PATHS = ("/docs", "/redoc")
 
 Scope = dict[str, Any]

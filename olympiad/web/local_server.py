@@ -33,14 +33,17 @@ def call(url: str, body: dict | None = None, token: str | None = None, timeout: 
 
 
 @contextmanager
-def serving(source: str, rounds: int, chief_token: str, start_timeout: float = 60) -> Iterator[str]:
-    """``olympiad serve --source SOURCE --rounds ROUNDS`` on a free port; yields its base URL and
-    stops it on exit. Raises ``RuntimeError`` with the server's output if it does not start."""
+def serving(source: str, rounds: int, chief_token: str, start_timeout: float = 60, db: str = "sqlite://") -> Iterator[str]:
+    """``olympiad serve --source SOURCE --rounds ROUNDS --db DB`` on a free port; yields its base URL
+    and stops it on exit. ``db`` defaults to a fresh in-memory store, never ``$DATABASE_URL``'s
+    (a shared database would keep one run's entered results for the next). Raises
+    ``RuntimeError`` with the server's output if it does not start."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = tempfile.TemporaryFile(mode="w+")  # a file, not a pipe: a full pipe would block the server
     proc = subprocess.Popen(
-        [sys.executable, "-m", "olympiad", "serve", "--source", source, "--rounds", str(rounds), "--port", str(port)],
+        [sys.executable, "-m", "olympiad", "serve", "--source", source, "--rounds", str(rounds), "--port", str(port),
+         "--db", db],
         env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": chief_token}, stdout=log, stderr=subprocess.STDOUT, text=True,
     )
     deadline = time.monotonic() + start_timeout

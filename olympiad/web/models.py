@@ -34,6 +34,7 @@ class Tournament(BaseModel):
     name: str
     profile: str = Field(description="rule profile name (schemas.profile)")
     tiebreaks: list[str] = Field(description="tie-breaks after MP, in order")
+    columns: list[Column] = Field(description="standings columns in order (the CLI's and the page's)")
     boards: int
     rounds: int = Field(description="rounds scheduled")
     paired_rounds: list[int]
@@ -97,7 +98,13 @@ class Record(BaseModel):
     lost: int
 
 
-class StandingRow(BaseModel):
+class Column(BaseModel):
+    key: str = Field(description="row field (rank, pairing_number, name, federation, games, won, drawn, lost, mp) "
+                                 "or tie-break name")
+    label: str = Field(description="column heading as chess-results prints it (Rk, SNo, Team, Fed, Games, +, =, -, MP, ...)")
+
+
+class ScoreboardRow(BaseModel):
     rank: int = Field(description="shared places repeat the rank (1, 2, 2, 4)")
     pairing_number: int
     team_id: str
@@ -107,6 +114,9 @@ class StandingRow(BaseModel):
     gp: str
     tiebreaks: dict[str, str] = Field(description="tie-break name -> value")
     record: Record
+
+
+class StandingRow(ScoreboardRow):
     breakdown: list[Element] = Field(description="per-round, per-opponent elements the tie-breaks sum")
 
 
@@ -117,7 +127,23 @@ class Standings(BaseModel):
     complete: bool = Field(description="false while matches of the round are still in progress")
     digest: str = Field(description="SHA-256 of the canonical standings document (same as `olympiad replay`)")
     tiebreaks: list[str]
+    columns: list[Column] = Field(description="the columns in order (the CLI's and the page's)")
     rows: list[StandingRow]
+
+
+class Scoreboard(BaseModel):
+    """What the public scoreboard shows: never a tie-break moved by an unplayed match."""
+
+    round: int = Field(description="the last paired round")
+    based_on: int = Field(description="the last complete round the table builds on (0: none)")
+    decided: int = Field(description="matches of `round` decided (complete)")
+    tables: int = Field(description="matches of `round`")
+    provisional: bool = Field(description="true while some, not all, matches of `round` are in")
+    label: str = Field(description='"Standings after round 10" or "Provisional standings, round 11: 3 of 103 matches"')
+    digest: Optional[str] = Field(description="SHA-256 of the table's canonical standings document")
+    columns: list[Column] = Field(description="the columns in order (the CLI's and the page's)")
+    closed_rounds: list[int] = Field(description="rounds whose official standings exist (/standings/{round})")
+    rows: list[ScoreboardRow]
 
 
 class BoardOfTeam(BaseModel):

@@ -12,9 +12,13 @@ RESULT_EVENTS = {"BoardResultRecorded", "BoardResultCorrected", "MatchForfeited"
 
 def through_round(events: Sequence[Any], rounds: int) -> list[Any]:
     """The events of ``events`` up to the pairing of round ``rounds + 2`` (exclusive), less every
-    result of a round after ``rounds``. Log order is kept. Raises ``ValueError`` for ``rounds < 0``."""
+    result of a round after ``rounds``. Log order is kept. Raises ``ValueError`` for ``rounds < 0``
+    and for a round the log never paired (the message ``olympiad replay`` gives)."""
     if rounds < 0:
         raise ValueError(f"rounds must be 0 or more, got {rounds}")
+    last = max((e.round for e in events if e.type == "RoundPaired"), default=0)
+    if rounds > last:
+        raise ValueError(f"round {rounds} has not been paired in this log (last paired round: {last})")
     out = []
     for e in events:
         if e.type == "RoundPaired" and e.round > rounds + 1:

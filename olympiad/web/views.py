@@ -14,7 +14,9 @@ from typing import Any, Mapping
 from processors.scoring import fold_match, home_is_white
 from processors.tournament import TournamentState
 from projections.history import build_history
+from projections.scoreboard import scoreboard
 from projections.seeding import tournament_pairing_numbers
+from projections.standings.columns import standings_columns
 from olympiad.web.backend import Snapshot
 from schemas.events import RESULT_CODES
 from schemas.points import fmt_points
@@ -42,7 +44,7 @@ def tournament_view(snap: Snapshot) -> dict[str, Any]:
     profile = state.profile
     return {
         "tournament_id": state.tournament_id, "name": state.created.name, "profile": profile.name,
-        "tiebreaks": list(profile.tiebreaks), "boards": profile.boards, "rounds": profile.rounds,
+        "tiebreaks": list(profile.tiebreaks), "columns": standings_columns(profile.tiebreaks), "boards": profile.boards, "rounds": profile.rounds,
         "paired_rounds": sorted(state.rounds), "current_round": snap.last_round, "teams": len(state.teams),
         "result_codes": list(RESULT_CODES),
     }
@@ -121,7 +123,24 @@ def standings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
     """The standings after round ``rnd``: the canonical document (rows with every tie-break value
     and its per-opponent breakdown) plus its SHA-256 digest and the tie-break order."""
     st = _standings(snap, rnd)
-    return {**st.document, "digest": st.digest, "tiebreaks": list(snap.state.profile.tiebreaks)}
+    tiebreaks = snap.state.profile.tiebreaks
+    return {**st.document, "digest": st.digest, "tiebreaks": list(tiebreaks), "columns": standings_columns(tiebreaks)}
+
+
+def scoreboard_view(snap: Snapshot) -> dict[str, Any]:
+    """The public scoreboard (``projections.scoreboard``): the last complete round's standings,
+    or provisional ones with the decided matches of the round in progress, labelled; the columns
+    in order; the rounds whose official standings are one click away."""
+    board = scoreboard(snap.state, snap.standings)
+    st = board.standings
+    closed = sorted(r for r, s in snap.standings.items() if s.complete or r < snap.last_round)
+    return {
+        "round": board.round, "based_on": board.based_on, "decided": board.decided, "tables": board.tables,
+        "provisional": board.provisional, "label": board.label, "digest": st.digest if st else None,
+        "columns": standings_columns(snap.state.profile.tiebreaks), "closed_rounds": closed,
+        "rows": [{k: r[k] for k in ("rank", "pairing_number", "team_id", "name", "federation", "mp", "gp", "tiebreaks",
+                                    "record")} for r in st.document["rows"]] if st else [],
+    }
 
 
 def _standings(snap: Snapshot, rnd: int):

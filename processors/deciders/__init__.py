@@ -38,6 +38,7 @@ DECIDERS: dict[str, Callable[[TournamentState, Any], list[Any]]] = {
     "AmendPairing": rounds.amend,
     "PublishRound": rounds.publish,
     "CloseRound": rounds.close,
+    "SignCheckpoint": rounds.checkpoint,
     "RecordResult": results.record,
     "RecordResults": results.record_table,
     "RecordForfeit": results.forfeit,

@@ -66,6 +66,10 @@ def closed(t: str, rnd: int) -> str:
     return f"{t}/r{rnd}/closed"
 
 
+def checkpoint(t: str, rnd: int) -> str:
+    return f"{t}/r{rnd}/checkpoint"
+
+
 def count(state, prefix: str) -> int:
     """How many events of ``state`` have ids ``prefix<n>``: the next such event is ``count + 1``."""
     return sum(1 for event_id in state.applied if event_id.startswith(prefix) and event_id[len(prefix):].isdigit())

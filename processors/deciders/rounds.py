@@ -32,13 +32,6 @@ def _next_round(state: TournamentState, rnd: int) -> None:
                             rule="pair a round when the previous round is complete")
 
 
-def not_playing(state: TournamentState, rnd: int) -> tuple[str, ...]:
-    """The teams not paired in ``rnd`` besides the withdrawn: announced absences and late entries
-    that have not entered yet."""
-    playing = set(state.present(rnd))
-    return tuple(t for t in state.teams if t not in playing and not (t in state.withdrawn and state.withdrawn[t] <= rnd))
-
-
 def pair(state: TournamentState, c: Any) -> list[Any]:
     """``PairRound`` -> ``PairingProposed``: the engine's pairing under the tournament's profile
     (``projections.pairing.engine.propose_pairing``). Refused before the previous round is
@@ -48,7 +41,7 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
     from projections.pairing.matching import NoLegalPairing
 
     _next_round(state, c.round)
-    absent = not_playing(state, c.round)
+    absent = state.not_playing(c.round)
     try:
         proposal = propose_pairing(build_history(state, c.round - 1), state.profile, c.round, absent)
     except NoLegalPairing as exc:
@@ -149,3 +142,16 @@ def close(state: TournamentState, c: Any) -> list[Any]:
     digest = standings_after(state, c.round).digest
     return [RoundClosed(event_id=identity.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
                         digest=digest)]
+
+
+def checkpoint(state: TournamentState, c: Any) -> list[Any]:
+    """``SignCheckpoint`` -> ``CheckpointSigned``: the chief arbiter's signature of the round's
+    chain head and its official standings and pairing digests (checked by ``processors.rules``)."""
+    from processors.rules import pairing_digest
+    from schemas.events import CheckpointSigned
+
+    if c.round not in state.closed:
+        raise RuleViolation(f"round {c.round} is not closed", field="round", rule="a checkpoint of a closed round")
+    return [CheckpointSigned(event_id=identity.checkpoint(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
+                             head=c.head, standings_digest=state.closed[c.round], pairing_digest=pairing_digest(state, c.round),
+                             public_key=c.public_key, signature=c.signature)]

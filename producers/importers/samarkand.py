@@ -1,27 +1,29 @@
-"""Importer for the 46th Olympiad, Samarkand 2026, Open section (chess-results scrape).
+"""Importer for the chess-results scrape format of an Olympiad section (Samarkand 2026 Open).
 
-Reads ``raw/rosters.json`` and ``raw/round1..11.json`` of ``../shared/data/samarkand-2026-open``
-(see its README) and returns the tournament's events in log order:
-``TournamentCreated`` (profile ``olympiad-2022``), one ``TeamRegistered`` per team (pairing number =
-the data's starting rank), then per round a ``RoundPaired`` (tables, the bye, absent teams) and a
-``BoardResultRecorded`` per board. Facts the files imply but do not hold:
+Reads ``raw/rosters.json``, ``raw/round1.json``, ``raw/round2.json`` ... and ``event.json`` of a
+data folder such as ``../shared/data/samarkand-2026-open`` (see its README) and returns the
+tournament's events in log order: ``TournamentCreated`` (identity and profile from
+``event.json``, ``producers.importers.event_facts``), one ``TeamRegistered`` per team (pairing
+number = the data's starting rank), then per round a ``RoundPaired`` (tables, the bye, absent
+teams) and a ``BoardResultRecorded`` per board. Facts the files imply but do not hold:
 
 - colours are not in the data: the home team of a table is the one ranked higher before the
   round, and ``colours_known`` is False;
 - table numbers are not in the data: tables are numbered in the order of the higher-ranked team's
   place before the round (the official publication order R-B2 starts the same way);
-- the late correction of round 10 (Angola 3.5-0.5 Myanmar became 2.5-1.5, applied by the
-  organisers after the round-10 standings were published) is a ``BoardResultCorrected`` logged
-  right after the round-11 pairing; which board changed is not recorded, board 4 is used
-  (docs/data-samarkand-2026.md).
+- a late correction of ``event.json`` is a ``BoardResultCorrected`` logged right after the
+  pairing it names; where the data does not say which board changed, the highest-numbered board
+  whose change alone gives the corrected score is used (docs/data-samarkand-2026.md).
 """
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from producers.importers.common import board_code, team_id_for
+from producers.importers.event_facts import EventFacts, LateCorrection, read_event_facts
 from schemas.events import (
     BoardResultCorrected,
     BoardResultRecorded,
@@ -31,36 +33,66 @@ from schemas.events import (
     TeamRegistered,
     TournamentCreated,
 )
-from schemas.profile import OLYMPIAD_2022
+from schemas.profile import get_profile
 
-TOURNAMENT_ID = "samarkand-2026-open"
-SOURCE = (
-    "46th Chess Olympiad, Samarkand 2026, Open section; chess-results.com tournament 1469895, "
-    "scraped copy IceBlue112vm/chess-olympiad-flow data/processed/open (see shared/data README)"
-)
-# Round 10, Angola v Myanmar: Angola 3.5-0.5 became 2.5-1.5; board 4 (Angola won it) is taken as lost.
-LATE_CORRECTION = {"round": 10, "team": "Angola", "opponent": "Myanmar", "board": 4}
+POINTS = {"1": Decimal(1), "+": Decimal(1), "½": Decimal("0.5"), "0": Decimal(0), "-": Decimal(0)}
+SCORE_OF = {Decimal(1): "1", Decimal("0.5"): "½", Decimal(0): "0"}
 
 
 def is_samarkand_folder(path: Path) -> bool:
-    """True if ``path`` looks like the Samarkand data folder (raw/rosters.json + raw/round1.json)."""
+    """True if ``path`` looks like a folder of this format (raw/rosters.json + raw/round1.json)."""
     return (path / "raw" / "rosters.json").is_file() and (path / "raw" / "round1.json").is_file()
 
 
 def load_events(folder: Path) -> list[Any]:
-    """Return the events of the Samarkand 2026 Open, in log order (see the module docstring).
+    """Return the events of the data folder ``folder``, in log order (see the module docstring).
 
-    Raises ``FileNotFoundError`` for a missing file and ``ValueError`` (naming round, team and
-    board) for data that is not a chess result.
+    Raises ``FileNotFoundError`` for a missing file and ``ValueError`` naming the file, round,
+    team or field for data that does not fit: a team of a round file missing from
+    ``rosters.json``, a board that is not a chess result, a bad ``event.json`` or a correction
+    that names a match the data does not have.
     """
+    facts = read_event_facts(folder)
+    try:
+        profile = get_profile(facts.profile)
+    except KeyError as exc:
+        raise ValueError(f"{folder / 'event.json'}: profile: {exc.args[0]}") from None
     raw = folder / "raw"
     rosters = json.loads((raw / "rosters.json").read_text(encoding="utf-8"))
-    rounds = [json.loads((raw / f"round{r}.json").read_text(encoding="utf-8")) for r in range(1, 12)]
+    rounds = []
+    while (raw / f"round{len(rounds) + 1}.json").is_file():
+        rounds.append(json.loads((raw / f"round{len(rounds) + 1}.json").read_text(encoding="utf-8")))
+    try:
+        return _events(facts, profile, rosters, rounds)
+    except KeyError as exc:
+        raise ValueError(f"{raw}: a record has no field {exc.args[0]!r} (see the folder's README)") from None
+
+
+def _events(facts: EventFacts, profile: Any, rosters: dict, rounds: list[list[dict]]) -> list[Any]:
+    roster_ids = {t["id"] for t in rosters["teams"]}
+    for r, rows in enumerate(rounds, start=1):
+        for row in rows:
+            if row["id"] not in roster_ids:
+                raise ValueError(f"raw/round{r}.json: team {row['id']} ({row.get('name', '?')}) is not in raw/rosters.json")
     federations = {row["id"]: row["federation"] for rnd in rounds for row in rnd}
+    for team in rosters["teams"]:
+        if team["id"] not in federations:
+            raise ValueError(f"raw/rosters.json: team {team['id']} ({team['name']}) plays in no round file, "
+                             "so its federation is unknown")
     ids = {t["id"]: team_id_for(federations[t["id"]], t["name"]) for t in rosters["teams"]}
-    t = TOURNAMENT_ID
+    names = {t["id"]: t["name"] for t in rosters["teams"]}
+    t = facts.tournament_id
+    corrections = {c.logged_after_pairing_of_round: [] for c in facts.late_corrections}
+    for i, c in enumerate(facts.late_corrections):
+        if not c.round < c.logged_after_pairing_of_round <= len(rounds):
+            raise ValueError(f"event.json: late_corrections[{i}]: logged_after_pairing_of_round must be after round "
+                             f"{c.round} and at most {len(rounds)}, the last round of the data")
+        for team in c.teams:
+            if team not in ids:
+                raise ValueError(f"event.json: late_corrections[{i}]: team {team} is not in raw/rosters.json")
+        corrections[c.logged_after_pairing_of_round].append((i, c))
     events: list[Any] = [
-        TournamentCreated(event_id=f"{t}/created", tournament_id=t, name="46th Chess Olympiad 2026, Open", profile=OLYMPIAD_2022, source=SOURCE)
+        TournamentCreated(event_id=f"{t}/created", tournament_id=t, name=facts.name, profile=profile, source=facts.source)
     ]
     for team in rosters["teams"]:
         events.append(
@@ -75,16 +107,13 @@ def load_events(folder: Path) -> list[Any]:
             )
         )
     previous_order = [team["id"] for team in rosters["teams"]]  # before round 1: the start list
-    correction = None
+    tables_of: dict[int, dict[int, tuple[int, dict, dict]]] = {}
     for r, rows in enumerate(rounds, start=1):
-        pairing, boards, table_of = _round_events(t, r, rows, ids, previous_order, set(ids))
+        pairing, boards, tables_of[r] = _round_events(t, r, rows, ids, previous_order, set(ids))
         events.append(pairing)
-        if correction is not None:
-            events.append(correction)
-            correction = None
+        for i, c in corrections.get(r, []):
+            events.append(_late_correction(t, i, c, tables_of[c.round], names))
         events.extend(boards)
-        if r == LATE_CORRECTION["round"]:
-            correction = _late_correction(t, r, table_of)
         previous_order = [row["id"] for row in rows]
     return events
 
@@ -95,8 +124,11 @@ def _round_events(t: str, r: int, rows: list[dict], ids: dict[int, str], previou
     matches = []
     bye = None
     for row in rows:
-        if row["status"] == "played" and place[row["id"]] < place[row["opponentId"]]:
-            matches.append((row, by_id[row["opponentId"]]))
+        if row["status"] == "played":
+            if row["opponentId"] not in by_id:
+                raise ValueError(f"raw/round{r}.json: {row['name']} plays team {row['opponentId']}, which the round file does not have")
+            if place[row["id"]] < place[row["opponentId"]]:
+                matches.append((row, by_id[row["opponentId"]]))
         elif row["status"] == "bye":
             bye = ids[row["id"]]
     matches.sort(key=lambda m: place[m[0]["id"]])
@@ -106,7 +138,7 @@ def _round_events(t: str, r: int, rows: list[dict], ids: dict[int, str], previou
     boards = []
     table_of = {}
     for n, (home, away) in enumerate(matches, start=1):
-        table_of[home["name"]] = (n, home, away)
+        table_of[home["id"]] = table_of[away["id"]] = (n, home, away)
         away_boards = {b["board"]: b for b in away["boards"]}
         for b in home["boards"]:
             number = b["board"]
@@ -126,24 +158,52 @@ def _round_events(t: str, r: int, rows: list[dict], ids: dict[int, str], previou
     return pairing, boards, table_of
 
 
-def _late_correction(t: str, r: int, table_of: dict) -> BoardResultCorrected:
-    team, opponent, board = LATE_CORRECTION["team"], LATE_CORRECTION["opponent"], LATE_CORRECTION["board"]
-    if team in table_of:
-        table, _, _ = table_of[team]
-        code = board_code("0", "1", board)  # Angola is home and now loses the board
-    else:
-        table, _, _ = table_of[opponent]
-        code = board_code("1", "0", board)
+def _score(text: str) -> tuple[Decimal, Decimal]:
+    first, second = text.split("-")
+    return Decimal(first), Decimal(second)
+
+
+def _late_correction(t: str, i: int, c: LateCorrection, table_of: dict, names: dict[int, str]) -> BoardResultCorrected:
+    """The ``BoardResultCorrected`` of late correction ``c`` (entry ``i`` of event.json) on the
+    round's tables ``table_of`` (data id -> (table, home row, away row))."""
+    where = f"event.json: late_corrections[{i}]"
+    first, second = c.teams
+    if first not in table_of or {table_of[first][1]["id"], table_of[first][2]["id"]} != {first, second}:
+        raise ValueError(f"{where}: {names[first]} and {names[second]} did not meet in round {c.round}")
+    table, home, away = table_of[first]
+    row = home if home["id"] == first else away  # the first team's own view of the match
+    boards = {b["board"]: (POINTS[b["scoreFor"]], POINTS[b["scoreAgainst"]]) for b in row["boards"]}
+    published, corrected = _score(c.published), _score(c.corrected)
+    now = (sum(p for p, _ in boards.values()), sum(q for _, q in boards.values()))
+    if now != published:
+        raise ValueError(f"{where}: published {c.published}, but round {c.round} of the data has "
+                         f"{names[first]} {now[0]}-{now[1]} {names[second]}")
+    candidates = [c.board] if c.board is not None else sorted(boards, reverse=True)
+    change = None
+    for board in candidates:
+        if board not in boards:
+            raise ValueError(f"{where}: board {board} is not a board of the match (boards {', '.join(map(str, sorted(boards)))})")
+        old = boards[board]
+        new_first = corrected[0] - (published[0] - old[0])
+        new_second = corrected[1] - (published[1] - old[1])
+        if new_first in SCORE_OF and new_second in SCORE_OF and new_first + new_second == 1 and (new_first, new_second) != old:
+            change = (board, SCORE_OF[new_first], SCORE_OF[new_second])
+            break
+    if change is None:
+        raise ValueError(f"{where}: {c.published} -> {c.corrected} is not a change of one board"
+                         + (f" (board {c.board})" if c.board is not None else ""))
+    board, mine, theirs = change
+    code = board_code(mine, theirs, board) if home["id"] == first else board_code(theirs, mine, board)
+    standings_round = c.logged_after_pairing_of_round - 1
+    which = "the board is not recorded in the source" if c.board is None else f"board {board} changed"
     return BoardResultCorrected(
-        event_id=f"{t}/r{r}/t{table}/b{board}/correction",
+        event_id=f"{t}/r{c.round}/t{table}/b{board}/correction",
         tournament_id=t,
-        supersedes=f"{t}/r{r}/t{table}/b{board}",
-        round=r,
+        supersedes=f"{t}/r{c.round}/t{table}/b{board}",
+        round=c.round,
         table=table,
         board=board,
         result=code,
-        reason=(
-            "late correction: Angola 3.5-0.5 Myanmar (round 10) was corrected to 2.5-1.5 after the "
-            "round-10 standings were published; the board is not recorded in the source"
-        ),
+        reason=(f"late correction: {names[first]} {c.published} {names[second]} (round {c.round}) was corrected to "
+                f"{c.corrected} after the round-{standings_round} standings were published; {which}"),
     )

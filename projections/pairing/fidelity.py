@@ -8,7 +8,9 @@ published ones. Two helpers make real data usable:
   False) get the colours the profile's own allocation rules (R-C1, R-C2) give each played match,
   round by round. This is a reconstruction, not data; the report says when it was used.
 - ``arbiter_made``: tables the arbiters made by hand (a late team put in the bye's place) are
-  left out of the comparison and their newcomer out of the engine's input.
+  left out of the comparison and their newcomer out of the engine's input. Which tables these
+  are is a fact of the data set (its ``event.json``, read by
+  ``producers.importers.event_facts.arbiter_made``), handed in by the caller.
 """
 from __future__ import annotations
 
@@ -23,11 +25,6 @@ from projections.pairing.engine import Pairing, board_one, propose_pairing
 from projections.pairing.entrants import build_entrants
 from schemas.events import Table
 from schemas.profile import RuleProfile
-
-# Samarkand 2026 Open (shared/data README "Late arrivals"): Cote d'Ivoire (round 2) and the
-# Marshall Islands (round 4) were put in the place of the team the rules gave the bye.
-SAMARKAND_ARBITER_MADE: dict[int, str] = {2: "CIV", 4: "MHL"}
-
 
 def infer_colours(history: History, profile: RuleProfile) -> History:
     """``history`` with a board-1 colour for every played match that has none, as the profile's

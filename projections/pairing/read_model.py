@@ -34,5 +34,6 @@ def next_round_proposal(state: TournamentState) -> PairingProposed | None:
         return None
     history = build_history(state, last)
     tid = state.tournament_id or ""
-    return _PROPOSALS.get(tid, (state.profile, history),
-                          lambda: propose_pairing(history, state.profile, last + 1).to_event(tid))
+    absent = state.not_playing(last + 1)  # announced absences, late entries not yet entered
+    return _PROPOSALS.get(tid, (state.profile, history, absent),
+                          lambda: propose_pairing(history, state.profile, last + 1, absent).to_event(tid))

@@ -16,11 +16,13 @@ from typing import Any, Mapping
 from projections.history import History
 from projections.memo import slot_memo
 from projections.standings.buchholz import buchholz
+from projections.standings.catalogue import GROUP_TIEBREAKS, C07Context, higher_is_better, value_text
 from projections.standings.cut import cut_index
 from projections.standings.elements import Element, match_points_total, team_elements
 from projections.standings.sonneborn_berger import olympiad_sonneborn_berger
 from schemas.points import ZERO, fmt_points
 from schemas.profile import RuleProfile
+from schemas.tiebreak_codes import OLYMPIAD_NAMES, parse_tiebreak
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class TeamLine:
         strings), built once per line: the standings documents of successive batches share it."""
         return {
             "gp": fmt_points(self.gp),
-            "tiebreaks": {k: fmt_points(v) for k, v in self.tiebreaks.items()},
+            "tiebreaks": {k: value_text(v) for k, v in self.tiebreaks.items()},
             "record": {"won": self.record[0], "drawn": self.record[1], "lost": self.record[2]},
             "breakdown": [
                 {
@@ -78,14 +80,16 @@ class StandingRow:
     federation: str
     mp: int
     line: TeamLine
+    # Type A tie-breaks (the EDE family, C.07 art. 4.3): computed on the group the team was tied in.
+    group_values: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def gp(self) -> Decimal:
         return self.line.gp
 
     @property
-    def tiebreaks(self) -> Mapping[str, Decimal]:
-        return self.line.tiebreaks
+    def tiebreaks(self) -> Mapping[str, Any]:
+        return {**self.line.tiebreaks, **self.group_values} if self.group_values else self.line.tiebreaks
 
     @property
     def elements(self) -> tuple[Element, ...]:
@@ -104,6 +108,9 @@ class StandingRow:
 
         Its ``tiebreaks``, ``record`` and ``breakdown`` are the line's (``TeamLine.json_parts``),
         shared with every other document of the line: read-only."""
+        parts = self.line.json_parts
+        if self.group_values:
+            parts = {**parts, "tiebreaks": {**parts["tiebreaks"], **{k: value_text(v) for k, v in self.group_values.items()}}}
         return {
             "rank": self.rank,
             "pairing_number": self.pairing_number,
@@ -111,7 +118,7 @@ class StandingRow:
             "name": self.name,
             "federation": self.federation,
             "mp": self.mp,
-            **self.line.json_parts,
+            **parts,
         }
 
 
@@ -146,16 +153,75 @@ def _team_line(history: History, team: str, profile: RuleProfile, mp_total: dict
                       lambda: _compute_line(history, team, profile, mp_total))
 
 
-def _compute_line(history: History, team: str, profile: RuleProfile, mp_total: dict[str, int]) -> TeamLine:
-    """The line of ``team`` computed from its rounds (``mp_total``: every team's current MP)."""
+def _compute_line(history: History, team: str, profile: RuleProfile, mp_total: dict[str, int],
+                  c07: C07Context | None = None) -> TeamLine:
+    """The line of ``team`` computed from its rounds (``mp_total``: every team's current MP). With a
+    ``c07`` context, C.07 codes are valued by the catalogue (type A ones later, per tied group)."""
     rounds = history.team_rounds(team)
     gp = sum((tr.gp for tr in rounds), ZERO)
     elements = team_elements(history, team, profile, mp_total)
     cut1 = cut_index(elements)
     scale = profile.match_points
     played = [tr.mp for tr in rounds if tr.kind != "pending" and tr.opponent]
-    return TeamLine(gp, MappingProxyType({name: tiebreak_value(name, elements, gp, cut1) for name in profile.tiebreaks}),
-                    tuple(elements), cut1, (played.count(scale.win), played.count(scale.draw), played.count(scale.loss)))
+    values = {name: tiebreak_value(name, elements, gp, cut1) if name in OLYMPIAD_NAMES else c07.value(name, team)
+              for name in profile.tiebreaks if name in OLYMPIAD_NAMES or parse_tiebreak(name).acronym not in GROUP_TIEBREAKS}
+    return TeamLine(gp, MappingProxyType(values), tuple(elements), cut1,
+                    (played.count(scale.win), played.count(scale.draw), played.count(scale.loss)))
+
+
+def uses_catalogue(profile: RuleProfile) -> bool:
+    """True when the profile names a C.07 code (not only the Olympiad names)."""
+    return any(name not in OLYMPIAD_NAMES for name in profile.tiebreaks)
+
+
+def _sort_key(value: Any, higher_first: bool) -> Any:
+    if isinstance(value, tuple):
+        return tuple(-v for v in value) if higher_first else value
+    return -value if higher_first else value
+
+
+def _c07_standings(history: History, profile: RuleProfile, mp_total: dict[str, int]) -> list[StandingRow]:
+    """Standings of a profile with C.07 codes: MP, then each tie-break in turn on the teams still tied
+    (C.07 2026 art. 4.2), type A ones computed on that group; then the pairing number."""
+    ctx = C07Context(history, profile)
+    lines = {t: _compute_line(history, t, profile, mp_total, ctx) for t in history.teams}
+    names = list(profile.tiebreaks)
+    direction = {n: True if n in OLYMPIAD_NAMES else higher_is_better(parse_tiebreak(n)) for n in names}
+    group_key = {n: n not in OLYMPIAD_NAMES and parse_tiebreak(n).acronym in GROUP_TIEBREAKS for n in names}
+    grouped: dict[str, dict[str, Any]] = {t: {} for t in history.teams}
+    ordered: list[str] = []
+
+    def value(n: str, t: str) -> Any:
+        return grouped[t].get(n, ()) if group_key[n] else lines[t].tiebreaks[n]  # () : never tied, never computed
+
+    def rank(teams: list[str], k: int) -> None:
+        if len(teams) == 1 or k == len(names):
+            ordered.extend(sorted(teams, key=lambda t: history.teams[t].pairing_number))
+            return
+        n = names[k]
+        if group_key[n]:
+            for t, v in ctx.group_values(n, teams).items():
+                grouped[t][n] = v
+        teams = sorted(teams, key=lambda t: _sort_key(value(n, t), direction[n]))
+        start = 0
+        for i in range(1, len(teams) + 1):
+            if i == len(teams) or value(n, teams[i]) != value(n, teams[start]):
+                rank(teams[start:i], k + 1)
+                start = i
+
+    by_mp = sorted((t for t, info in history.teams.items() if info.entered <= history.through_round), key=lambda t: -mp_total[t])
+    start = 0
+    for i in range(1, len(by_mp) + 1):
+        if i == len(by_mp) or mp_total[by_mp[i]] != mp_total[by_mp[start]]:
+            rank(by_mp[start:i], 0)
+            start = i
+    rows: list[StandingRow] = []
+    for i, t in enumerate(ordered):
+        info, full = history.teams[t], tuple(value(n, t) for n in names)
+        shared = rows and rows[-1].mp == mp_total[t] and tuple(value(n, rows[-1].team_id) for n in names) == full
+        rows.append(StandingRow(rows[-1].rank if shared else i + 1, info.pairing_number, t, info.name, info.federation,
+                                mp_total[t], lines[t], {n: value(n, t) for n in names if group_key[n]}))
+    return rows
 
 
 def compute_standings(history: History, profile: RuleProfile) -> list[StandingRow]:
@@ -166,6 +232,8 @@ def compute_standings(history: History, profile: RuleProfile) -> list[StandingRo
     not know.
     """
     mp_total = {t: match_points_total(history, t) for t in history.teams}
+    if uses_catalogue(profile):
+        return _c07_standings(history, profile, mp_total)
     provisional = [(mp_total[team], _team_line(history, team, profile, mp_total), info) for team, info in history.teams.items()
                    if info.entered <= history.through_round]
     provisional.sort(key=lambda p: (-p[0], p[1].order, p[2].pairing_number))

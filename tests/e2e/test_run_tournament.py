@@ -44,7 +44,7 @@ def test_the_tournament_runs_from_nothing_to_the_final_standings(played):
     types = [e.type for e in store.events()]
     for kind, n in {"TournamentCreated": 1, "TeamRegistered": 32, "StartingRanksSet": 1, "RoundPaired": 11,
                     "PairingProposed": 11, "RoundClosed": 11, "MatchForfeited": 1, "BoardResultCorrected": 1,
-                    "TeamWithdrawn": 1, "AbsenceAnnounced": 1}.items():
+                    "TeamWithdrawn": 1, "AbsenceAnnounced": 1, "CheckpointSigned": 11}.items():
         assert types.count(kind) == n, kind
     # Pairing numbers: the 31 teams by R-I1, the late entry takes 32 (nobody is renumbered).
     from projections.seeding import tournament_pairing_numbers

@@ -65,6 +65,34 @@ def test_the_command_sequence_through_kafka_yields_the_same_events_and_digest(ka
         consumer.close()
     assert list(logged.values()) == expected
 
+    # Issue 16: the audit of the topics finds no divergence; a copy of the log with one result
+    # changed is named at that event's round (the signed checkpoint no longer matches).
+    audit_env = {"OLYMPIAD_TOPIC_PREFIX": prefix, "COLUMNS": "300"}
+    result = runner.invoke(app, ["audit", f"kafka://{kafka_bootstrap}/{script.TID}", "--no-trail"], env=audit_env)
+    out = " ".join(result.output.split())
+    assert result.exit_code == 0 and "11 signed checkpoint(s)" in out and "11 published standings" in out, out
+    assert "everything agrees" in out
+    copy = f"t{uuid.uuid4().hex[:10]}."
+    from deploy.topics import ensure_topics
+    from kafka import KafkaProducer
+
+    ensure_topics(kafka_bootstrap, copy)
+    producer = KafkaProducer(bootstrap_servers=kafka_bootstrap, acks="all")
+    victim = f"{script.TID}/r8/t3/b2"
+    for body in logged.values():
+        if _event_id(body) == victim:
+            body = body.replace('"result":"1-0"', '"result":"0-1"').replace('"result":"1/2-1/2"', '"result":"1-0"') \
+                if '"result":"0-1"' not in body else body.replace('"result":"0-1"', '"result":"1-0"')
+        producer.send(topics.name(topics.TOURNAMENT_LOG, copy), key=script.TID.encode(), value=body.encode())
+    producer.flush()
+    producer.close()
+    result = runner.invoke(app, ["audit", f"kafka://{kafka_bootstrap}/{script.TID}", "--no-trail"],
+                           env={**audit_env, "OLYMPIAD_TOPIC_PREFIX": copy})
+    out = " ".join(result.output.split())
+    assert result.exit_code == 1, out
+    assert f"DIVERGENCE checkpoint: round 8: {script.TID}/r8/checkpoint: signed chain head" in out
+    assert f"DIVERGENCE checkpoint: round 8: {script.TID}/r8/checkpoint: signed standings digest" in out
+
 
 def _event_id(body: str) -> str:
     import json

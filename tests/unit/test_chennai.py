@@ -12,6 +12,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+
+from tests.needs import missing
 from typer.testing import CliRunner
 
 from olympiad.cli import app
@@ -25,7 +27,7 @@ DATA = SHARED_DATA / "olympiad-2022-chennai-open"
 @pytest.fixture(scope="module")
 def folder() -> Path:
     if not DATA.is_dir():
-        pytest.skip(f"real data not found at {DATA}")
+        missing(f"real data not found at {DATA}")
     return DATA
 
 

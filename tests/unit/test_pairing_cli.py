@@ -17,7 +17,7 @@ def test_simulate_pair_check(tmp_path) -> None:
     assert runner.invoke(app, ["replay", str(log)]).exit_code == 0
     paired = runner.invoke(app, ["pair", str(log), "--round", "3", "--explain", "T1", "--compare"])
     assert paired.exit_code == 0, paired.output
-    assert "why T1:" in paired.output and "6/6 pairs identical (100.0 %)" in paired.output
+    assert "why Team 0001 (T1):" in paired.output and "6/6 pairs identical (100.0 %)" in paired.output
     checked = runner.invoke(app, ["check", str(log), "--round", "4"])
     assert checked.exit_code == 0 and "no rule violated" in checked.output, checked.output
     as_json = runner.invoke(app, ["pair", str(log), "--round", "2", "--json"])

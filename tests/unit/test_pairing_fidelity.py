@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from projections.pairing.fidelity import SAMARKAND_ARBITER_MADE, compare_rounds
+from producers.importers.event_facts import arbiter_made, read_event_facts
+from projections.pairing.fidelity import compare_rounds
 from producers.sources import load_source
 from schemas.profile import OLYMPIAD_2022
 
@@ -23,8 +24,24 @@ def events(samarkand_dir):
     return load_source(str(samarkand_dir))
 
 
-def test_rounds_with_reconstructed_colours(events) -> None:
-    result = compare_rounds(events, OLYMPIAD_2022, arbiter_made=SAMARKAND_ARBITER_MADE)
+@pytest.fixture(scope="module")
+def made(samarkand_dir, events):
+    """The two late-arrival tables, from the folder's event.json."""
+    return arbiter_made(read_event_facts(samarkand_dir), events)
+
+
+def test_arbiter_made_tables_come_from_event_json(made) -> None:
+    assert made == {2: "CIV", 4: "MHL"}
+
+
+def test_all_published_pairs(events, made) -> None:
+    """Issue 13: reading event.json, the engine still makes 1116 of the 1127 published pairs."""
+    result = compare_rounds(events, OLYMPIAD_2022, arbiter_made=made)
+    assert (sum(c.identical for c in result), sum(c.total for c in result)) == (1116, 1127)
+
+
+def test_rounds_with_reconstructed_colours(events, made) -> None:
+    result = compare_rounds(events, OLYMPIAD_2022, arbiter_made=made)
     assert [c.round for c in result] == list(range(1, 12))
     for c in result:
         assert c.total - c.identical == KNOWN_DIFFERENCES.get(c.round, 0), (c.round, c.published_only, c.engine_only)
@@ -35,7 +52,7 @@ def test_rounds_with_reconstructed_colours(events) -> None:
     assert result[2].pairing.bye == "KIR"  # the official round-3 bye
 
 
-def test_rounds_without_colours(events) -> None:
+def test_rounds_without_colours(events, made) -> None:
     """Without colours, the engine still reproduces rounds 1-3 exactly (no colour limit can bind yet)."""
-    result = compare_rounds(events, OLYMPIAD_2022, arbiter_made=SAMARKAND_ARBITER_MADE, colours=False, rounds=[1, 2, 3])
+    result = compare_rounds(events, OLYMPIAD_2022, arbiter_made=made, colours=False, rounds=[1, 2, 3])
     assert [(c.identical, c.total) for c in result] == [(101, 101), (101, 101), (102, 102)]

@@ -107,3 +107,7 @@ def test_importer_reads_the_folder_like_the_shipped_log(samarkand_dir):
     shipped = [canonical_json(e) for e in load_source("samarkand-2026-open")]
     fresh = [canonical_json(e) for e in load_events(samarkand_dir)]
     assert shipped == fresh
+    # the facts the log does not carry (arbiter-made tables) are shipped beside it, as in the folder
+    from producers.sources import facts_path
+
+    assert facts_path("samarkand-2026-open").read_bytes() == (samarkand_dir / "event.json").read_bytes()

@@ -25,6 +25,8 @@ from functools import cache
 
 import pytest
 
+from tests.needs import missing
+
 from processors.tournament import TournamentState
 from projections.history import History, build_history
 from producers.sources import load_source
@@ -35,10 +37,10 @@ from schemas.points import fmt_points
 from schemas.profile import RuleProfile
 from tests.conftest import SHARED_DATA
 
-gacrux_trf = pytest.importorskip("gacrux.trf2json")
-gacrux_tb = pytest.importorskip("gacrux.tiebreak")
-gacrux_json = pytest.importorskip("gacrux.chessjson")
-tiebreak_core = pytest.importorskip("tiebreak_core")
+import gacrux.trf2json as gacrux_trf  # noqa: E402
+import gacrux.tiebreak as gacrux_tb  # noqa: E402
+import gacrux.chessjson as gacrux_json  # noqa: E402
+import tiebreak_core  # noqa: E402
 
 CHENNAI = SHARED_DATA / "olympiad-2022-chennai-open"
 # Start dates as TRF record 042: they select gacrux's rule set (2026 rules from 2026-03-01).
@@ -463,7 +465,7 @@ def event_log(event: str) -> list:
     """The events of ``event``: the shipped Samarkand log, or the Chennai folder (skip if absent)."""
     if event == "chennai-2022-open":
         if not CHENNAI.is_dir():
-            pytest.skip(f"real data not found at {CHENNAI}")
+            missing(f"real data not found at {CHENNAI}")
         from producers.importers.chennai import load_events
 
         return load_events(CHENNAI)

@@ -1,6 +1,9 @@
-// The scoreboard: standings (Rk, SNo, Team, MP, tie-breaks, GP) and the round's pairings with
-// board results, kept live by the standings stream (server-sent events); changed cells are
-// marked; clicking two teams asks the API which criterion separates them.
+// The scoreboard: the server renders standings and pairings into the page; this script keeps them
+// live. On each standings-stream message (server-sent events) it fetches /scoreboard: the last
+// complete round's standings, or provisional ones with the decided matches of the round in
+// progress ("3 of 103 matches"), never moved by an unplayed match. Changed cells are marked;
+// the official table of each closed round is one click away; clicking two teams asks the API
+// which criterion separates them.
 "use strict";
 
 (async function scoreboard() {
@@ -8,31 +11,43 @@
   if (!T) { document.getElementById("title").textContent = "No tournament is served"; return; }
   const tid = T.tournament_id;
   const base = `/api/tournaments/${encodeURIComponent(tid)}`;
-  const tbCols = T.tiebreaks.filter((t) => t !== "GP"); // GP is printed last, as chess-results does
+  const columns = T.columns; // Rk, SNo, Team, Fed, Games, + = -, MP, the tie-breaks: the CLI's and the API's order
   const $ = (id) => document.getElementById(id);
 
   let liveRound = T.current_round;
-  let viewRound = liveRound;
-  let liveRows = null;        // rows of the last stream message
+  // The page as served: the live scoreboard, or ?round=N (the official standings after round N).
+  let viewRound = document.body.dataset.live === "0" ? Number(document.body.dataset.round) : null;
+  let board = null;            // the last /scoreboard answer (live view)
   let lastSeq = -1;
   let pairings = new Map();    // table -> match of the round shown
   let selected = [];           // team ids clicked, at most two
+  const shownRound = () => viewRound === null ? (board ? board.round : liveRound) : viewRound;
+  const standingsRound = () => viewRound === null ? (board && board.provisional ? board.round : board ? board.based_on : liveRound) : viewRound;
 
   document.title = `${T.name}: standings`;
   $("title").textContent = T.name;
   $("order").textContent = `Order: MP, ${T.tiebreaks.join(", ")} (${T.profile}).`;
 
-  function fillRoundSelect() {
-    const sel = $("round");
-    sel.replaceChildren(...Array.from({ length: liveRound }, (_, i) => i + 1).map((r) =>
-      el("option", { value: r, selected: r === viewRound }, r === liveRound ? `${r} (live)` : String(r))));
+  // One click to the official table of each closed round, or back to the live one.
+  function fillRoundLinks(closed) {
+    const link = (r, text) => el("a", { href: r === null ? "/" : `/?round=${r}`, dataset: { round: r === null ? "live" : r },
+      class: r === viewRound ? "current" : null,
+      onclick: (e) => { e.preventDefault(); history.pushState(null, "", r === null ? "/" : `/?round=${r}`); show(r); } }, text);
+    $("rounds").replaceChildren(link(null, "live"), " · official after round ",
+      ...closed.flatMap((r) => [link(r, String(r)), " "]));
   }
 
   function renderHead() {
-    $("standings").tHead.replaceChildren(el("tr", {},
-      el("th", { class: "num" }, "Rk"), el("th", { class: "num" }, "SNo"), el("th", {}, "Team"),
-      el("th", { class: "num" }, "MP"), tbCols.map((t) => el("th", { class: "num" }, t)),
-      el("th", { class: "num" }, "GP")));
+    $("standings").tHead.replaceChildren(el("tr", {}, columns.map((c) =>
+      el("th", { class: ["name", "federation"].includes(c.key) ? null : "num", dataset: { key: c.key } }, c.label))));
+  }
+
+  const FIXED = { rank: "rk", pairing_number: "sno", games: "games", won: "won", drawn: "drawn", lost: "lost", mp: "mp" };
+  function value(r, key) {
+    if (key in r.record) return r.record[key];
+    if (key === "games") return r.record.won + r.record.drawn + r.record.lost;
+    if (key === "GP" && !(key in r.tiebreaks)) return r.gp;
+    return key in r ? r[key] : r.tiebreaks[key];
   }
 
   // One <tr> per team, made once and updated in place: a live update touches only the cells whose
@@ -40,52 +55,64 @@
   const rowEls = new Map();
   function rowFor(r) {
     if (!rowEls.has(r.team_id)) {
-      const cell = (cls, dataset) => el("td", { class: cls, dataset }, "");
-      const row = {
-        rk: cell("num rk"), mp: cell("num mp"), gp: cell("num gp"),
-        tb: Object.fromEntries(tbCols.map((t) => [t, cell("num tb", { tb: t })])),
-      };
-      row.tr = el("tr", { dataset: { team: r.team_id }, onclick: () => pick(r.team_id) },
-        row.rk, el("td", { class: "num sno" }, r.pairing_number),
-        el("td", { class: "team" }, r.name, el("a", { class: "team-link", title: "team page", onclick: (e) => e.stopPropagation(),
-          href: `/teams/${encodeURIComponent(r.team_id)}?t=${encodeURIComponent(tid)}` }, "↗")),
-        row.mp, tbCols.map((t) => row.tb[t]), row.gp);
+      const cells = {};
+      const tds = columns.map((c) => {
+        if (c.key === "name") return el("td", { class: "team" }, r.name, el("a", { class: "team-link", title: "team page",
+          onclick: (e) => e.stopPropagation(), href: `/teams/${encodeURIComponent(r.team_id)}?t=${encodeURIComponent(tid)}` }, "↗"));
+        if (c.key === "federation") return el("td", { class: "fed" }, r.federation);
+        const cls = c.key in FIXED ? "num " + FIXED[c.key] : c.key === "GP" ? "num gp" : "num tb";
+        cells[c.key] = el("td", { class: cls, dataset: c.key in FIXED ? {} : { tb: c.key } }, "");
+        return cells[c.key];
+      });
+      const row = { cells, tr: el("tr", { dataset: { team: r.team_id }, onclick: () => pick(r.team_id) }, tds) };
       rowEls.set(r.team_id, row);
     }
     return rowEls.get(r.team_id);
   }
 
   // Show `rows`; with `prev` (the rows before a live update) mark every value that changed.
-  function renderStandings(rows, prev) {
+  function renderStandings(rows, prev, title) {
     const before = new Map((prev || []).map((r) => [r.team_id, r]));
     for (const td of $("standings").querySelectorAll("td.changed")) td.classList.remove("changed");
-    const set = (td, value, text, p, old) => {
-      if (td.dataset.value !== String(value)) { td.dataset.value = value; td.firstChild.nodeValue = text; }
-      if (p && String(old) !== String(value)) td.classList.add("changed");
-    };
     const body = $("standings").tBodies[0];
+    if (body.children.length && !body.children[0].dataset.live) body.replaceChildren(); // the server's rows: take over
     let shownRank = null;
     rows.forEach((r, i) => {
       const row = rowFor(r);
+      row.tr.dataset.live = "1";
       const p = before.get(r.team_id);
       row.tr.dataset.rank = r.rank;
       row.tr.classList.toggle("selected", selected.includes(r.team_id));
-      const rankText = r.rank === shownRank ? "" : String(r.rank); // a shared place prints once
-      shownRank = r.rank;
-      const moved = p && p.rank !== r.rank ? (r.rank < p.rank ? "▲" : "▼") + Math.abs(p.rank - r.rank) : "";
-      if (row.rk.dataset.value !== String(r.rank) || row.rk.dataset.shown !== rankText + moved) {
-        row.rk.replaceChildren(rankText, moved ? el("span", { class: "move " + (moved[0] === "▲" ? "up" : "down") }, moved) : "");
-        row.rk.dataset.value = r.rank;
-        row.rk.dataset.shown = rankText + moved;
+      for (const c of columns) {
+        const td = row.cells[c.key];
+        if (!td) continue;
+        const v = value(r, c.key);
+        if (c.key === "rank") {
+          const rankText = r.rank === shownRank ? "" : String(r.rank); // a shared place prints once
+          shownRank = r.rank;
+          const moved = p && p.rank !== r.rank ? (r.rank < p.rank ? "▲" : "▼") + Math.abs(p.rank - r.rank) : "";
+          if (td.dataset.value !== String(r.rank) || td.dataset.shown !== rankText + moved) {
+            td.replaceChildren(rankText, moved ? el("span", { class: "move " + (moved[0] === "▲" ? "up" : "down") }, moved) : "");
+            td.dataset.value = r.rank;
+            td.dataset.shown = rankText + moved;
+          }
+          if (moved) td.classList.add("changed");
+          continue;
+        }
+        if (td.dataset.value !== String(v)) { td.dataset.value = v; td.textContent = c.key in FIXED ? v : pts(v); }
+        if (p && String(value(p, c.key)) !== String(v)) td.classList.add("changed");
       }
-      if (moved) row.rk.classList.add("changed");
-      set(row.mp, r.mp, r.mp, p, p && p.mp);
-      for (const t of tbCols) set(row.tb[t], r.tiebreaks[t], pts(r.tiebreaks[t]), p, p && p.tiebreaks[t]);
-      set(row.gp, r.gp, pts(r.gp), p, p && p.gp);
       if (body.children[i] !== row.tr) body.insertBefore(row.tr, body.children[i] || null);
     });
     while (body.children.length > rows.length) body.lastChild.remove();
-    $("standings-title").textContent = `Standings after round ${viewRound}` + (viewRound === liveRound ? " (live)" : "");
+    $("standings-title").textContent = title;
+    $("standings-title").dataset.provisional = viewRound === null && board && board.provisional ? "1" : "0";
+  }
+
+  async function loadBoard() {
+    board = await Api.get(`${base}/scoreboard`);
+    liveRound = board.round;
+    return board;
   }
 
   function matchRow(m, prev) {
@@ -116,36 +143,43 @@
 
   async function show(round) {
     viewRound = round;
-    fillRoundSelect();
-    if (round === liveRound && liveRows) renderStandings(liveRows, null);
-    else renderStandings((await Api.get(`${base}/standings/${round}`)).rows, null);
-    await loadPairings(round);
+    if (round === null) {
+      await loadBoard();
+      renderStandings(board.rows, null, board.label);
+      fillRoundLinks(board.closed_rounds);
+    } else {
+      renderStandings((await Api.get(`${base}/standings/${round}`)).rows, null, `Standings after round ${round} (official)`);
+      if (board) fillRoundLinks(board.closed_rounds);
+    }
+    await loadPairings(shownRound());
     if (selected.length === 2) await compare();
   }
 
-  function onUpdate(u) {
+  async function onUpdate(u) {
     if (u.seq <= lastSeq) return; // already shown (the snapshot of a new connection can repeat the last update)
-    const first = liveRows === null;
-    const prev = liveRows;
+    const first = lastSeq === -1 && board === null;
     lastSeq = u.seq;
-    liveRows = u.rows;
     // What the page shows, for monitoring and tests: `at` received, `shownAt` painted (ms since epoch).
-    window.lastUpdate = { seq: u.seq, at: Date.now(), shownAt: null, digest: u.digest, caused_by: u.caused_by };
-    if (u.round !== liveRound) {           // a new round was paired: follow it
-      const following = viewRound === liveRound;
-      liveRound = u.round;
-      if (following) { show(liveRound); return; }
-      fillRoundSelect();
+    const shown = window.lastUpdate = { seq: u.seq, at: Date.now(), shownAt: null, digest: u.digest, caused_by: u.caused_by };
+    const newRound = u.round !== liveRound;
+    if (viewRound !== null) { // an official table is shown: it does not change; keep the links current
+      if (newRound) { await loadBoard(); fillRoundLinks(board.closed_rounds); }
+      return;
     }
-    if (viewRound !== liveRound) return;
-    renderStandings(u.rows, first ? null : prev);
-    for (const mark of $("pairings").querySelectorAll(".changed")) mark.classList.remove("changed");
-    for (const m of u.matches) {
-      if (m.round !== viewRound) continue;
-      const row = $("pairings").querySelector(`tr[data-table="${m.table}"]`);
-      const fresh = matchRow(m, pairings.get(m.table));
-      if (row) row.replaceWith(fresh);
-      pairings.set(m.table, m);
+    const prev = board ? board.rows : null;
+    await loadBoard();  // the table the server computes: decided matches only
+    renderStandings(board.rows, first ? null : prev, board.label);
+    fillRoundLinks(board.closed_rounds);
+    if (newRound) { await loadPairings(board.round); }
+    else {
+      for (const mark of $("pairings").querySelectorAll(".changed")) mark.classList.remove("changed");
+      for (const m of u.matches) {
+        if (m.round !== shownRound()) continue;
+        const row = $("pairings").querySelector(`tr[data-table="${m.table}"]`);
+        const fresh = matchRow(m, pairings.get(m.table));
+        if (row) row.replaceWith(fresh);
+        pairings.set(m.table, m);
+      }
     }
     if (!first && u.matches.length) {
       $("last-update").hidden = false;
@@ -154,7 +188,6 @@
         (m.complete ? "" : ` (${m.boards_in} of ${m.boards.length} boards)`)).join("; ");
     }
     if (selected.length === 2 && !first) compare();
-    const shown = window.lastUpdate;
     requestAnimationFrame(() => setTimeout(() => { shown.shownAt = Date.now(); })); // after the frame is painted
   }
 
@@ -172,7 +205,7 @@
   async function compare() {
     const [a, b] = selected;
     let c;
-    try { c = await Api.get(`${base}/standings/${viewRound}/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`); }
+    try { c = await Api.get(`${base}/standings/${standingsRound()}/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`); }
     catch (e) { $("compare").replaceChildren(el("p", { class: "why" }, e.message)); $("compare").hidden = false; return; }
     const name = (t) => $("standings").querySelector(`tr[data-team="${t}"] td.team`)?.firstChild.textContent || t;
     const steps = el("table", { class: "cr", id: "compare-steps" },
@@ -197,13 +230,21 @@
 
   // ---------------------------------------------------------------- start
   renderHead();
-  $("round").addEventListener("change", (e) => show(Number(e.target.value)));
-  await show(liveRound);
+  window.addEventListener("popstate", () => {
+    const r = new URLSearchParams(location.search).get("round");
+    show(r === null ? null : Number(r));
+  });
+  await show(viewRound);
   const source = new EventSource(`${base}/stream`);
-  source.addEventListener("standings", (e) => onUpdate(JSON.parse(e.data)));
+  // One update at a time, in stream order: a slow /scoreboard answer never paints over a newer one.
+  let updating = Promise.resolve();
+  source.addEventListener("standings", (e) => {
+    const u = JSON.parse(e.data);
+    updating = updating.then(() => onUpdate(u)).catch((err) => console.error(err));
+  });
   source.onopen = () => { // (re)connected: the first message is the server's current standings
     lastSeq = -1;
-    if (liveRows !== null) loadPairings(viewRound); // results may have come in while disconnected
+    loadPairings(shownRound()); // results may have come in while disconnected
     $("live").className = "live on";
     $("live").textContent = "live";
   };

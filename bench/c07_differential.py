@@ -1,0 +1,242 @@
+"""Differential of the C.07 (2026) team tie-break catalogue against gacrux 1.11.65, on exported TRF files
+(issue 14, acceptance 1-3), and the TRF round trip.
+
+For each event (Samarkand 2026, Chennai 2022 when its folder is there, and N simulated tournaments of
+both profiles) the whole tournament is exported (``export_trf``, start date 2026-09-01 so gacrux takes
+its 2026 rule set) and read by gacrux's own TRF reader (``trf2json``, status must be 0); then, for every
+team after every round, each per-team code of ``VALUE_CODES`` is compared with our value (the event's
+profile with C.07 2026 unplayed rounds, ``dummy-2026``), and each type A code of ``RANK_CODES`` (whose
+values are ranks inside tied groups) by the rank it gives after MP. Both sides read the final log (a
+result corrected later counts in every round, on both sides). A difference is classified by
+``classify`` (docs/tiebreaks.md "C.07 catalogue against gacrux"); ``UNEXPLAINED`` must stay at 0.
+The round trip checks that ``import-trf(export-trf(log, r))`` gives the log's standings digest after
+every round r.
+
+Run: ``.venv/bin/python -m bench.c07_differential [--simulated 200]`` (prints counts per tie-break,
+every difference class, round-trip and gacrux status counts, and CPU seconds per event).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from processors.tournament import TournamentState
+from producers.importers.trf import load_trf
+from producers.simulator import SimulationSpec, simulate
+from projections.history import History, build_history
+from projections.replay import replay
+from projections.standings import compute_standings
+from projections.standings.catalogue import C07Context
+from projections.trf import TrfHeader, export_trf
+from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022, RuleProfile
+
+VALUE_CODES = ["MPTS", "GPTS", "MPVGP", "WIN", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "EMMSB/C1", "EMGSB/C1", "EGGSB/C1",
+               "EMGSB/C1/P", "BH:MP", "BH:GP", "BH:MP/C1", "BH:GP/C1", "BH:MP/M1", "BH:MP/C1/P", "FB:MP", "BC"]
+ALONE_CODES = ["SSSC"]  # run one by one: gacrux 1.11.65 divides by zero in SSSC when floor(2 x round / 4) is 0
+RANK_CODES = ["EDE", "EDET", "EDEB", "TBR", "BBE"]
+UNEXPLAINED = "UNEXPLAINED"
+GACRUX_FAILS = "gacrux fails (DivisionUndefined)"
+SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+@dataclass
+class Tally:
+    """Counts per code: equal, differing, and the differences by class (with a few examples each)."""
+
+    equal: Counter = field(default_factory=Counter)
+    differing: Counter = field(default_factory=Counter)
+    classes: Counter = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, other: "Tally") -> None:
+        self.equal.update(other.equal)
+        self.differing.update(other.differing)
+        self.classes.update(other.classes)
+        for k, v in other.examples.items():
+            self.examples.setdefault(k, []).extend(v[: 3 - len(self.examples.get(k, []))])
+
+
+def c07_profile(profile: RuleProfile) -> RuleProfile:
+    """The event's profile read with C.07 2026 unplayed rounds (a whole-match forfeit not a meeting)."""
+    return profile.model_copy(update={"name": profile.name + "-c07", "unplayed": "dummy-2026", "forfeited_match_in_tiebreaks": False,
+                                      "tiebreaks": ("EMGSB/C1",)})
+
+
+def gacrux_tournament(text: str) -> tuple[int, dict]:
+    """gacrux's reading of TRF ``text``: (status code, tournament)."""
+    from gacrux import trf2json
+
+    reader = trf2json.trf2json()
+    reader.parse_file(text, False)
+    return reader.chessjson["status"]["code"], reader.get_tournament(1)
+
+
+def gacrux_run(tournament: dict, rnd: int, codes: list[str]) -> dict[int, tuple[int, list]]:
+    """TPN -> (rank, values of ``codes``) after round ``rnd``, by gacrux."""
+    from gacrux import tiebreak
+
+    params = {"tiebreak": codes, "check": False}
+    result = tiebreak.tiebreak(tournament, rnd, params).compute_tiebreaks(tournament, params)
+    return {c["cid"]: (c["rank"], c["tiebreakScore"]) for c in result["competitors"]}
+
+
+SSSC_ROUNDS = "13.4 factor on the rounds so far, rounded to 0.01 (gacrux) v the tournament's rounds (ours)"
+OWN_MATCH = "13.3.2 art. 12 on the boards of the two teams' own match (gacrux) v of all their matches (ours)"
+
+
+def classify(code: str, history: History, team: str, ours: Any, theirs: Any, ctx: C07Context,
+             their_ranks: dict[str, int] | None = None) -> str:
+    """The class of one difference (docs/tiebreaks.md "C.07 catalogue against gacrux"): a model of
+    gacrux's reading, built from our own values, must give its value; else ``UNEXPLAINED``."""
+    from decimal import ROUND_HALF_UP
+
+    if code == "SSSC":
+        p = ctx.profile
+        factor = Decimal(p.match_points.win * history.through_round // p.boards)
+        model = (ctx.gp[team] + ctx.value("BH:MP", team) / factor).quantize(Decimal(".01"), rounding=ROUND_HALF_UP) if factor else None
+        return SSSC_ROUNDS if model == theirs else UNEXPLAINED
+    if code in ("EDET (rank)", "EDEB (rank)") and their_ranks is not None:
+        group = [t for t in history.teams if ctx.rounds.total(t, "MP") == ctx.rounds.total(team, "MP")]
+        if len(group) == 2:
+            other = next(t for t in group if t != team)
+            return OWN_MATCH if own_match_order(ctx, code[:4], team, other) == _sign(their_ranks[other] - their_ranks[team]) else UNEXPLAINED
+    return UNEXPLAINED
+
+
+def _sign(x: Any) -> int:
+    return (x > 0) - (x < 0)
+
+
+def own_match_order(ctx: C07Context, code: str, team: str, other: str) -> int:
+    """gacrux's 13.3.2 reading: 1 if ``team`` ranks above ``other`` (-1 below, 0 tied) by DE on MP, then
+    GP, then the art. 12 key of ``code`` (EDET: TBR, EDEB: BBE) over the boards of their own matches."""
+    from processors.scoring import board_points
+
+    meetings = [tr for tr in ctx.history.team_rounds(team) if tr.opponent == other and tr.kind == "played"]
+    for score in ("mp", "gp"):
+        mine = sum((Decimal(getattr(tr, score)) for tr in meetings), Decimal(0))
+        theirs = sum((Decimal(getattr(o, score)) for o in ctx.history.team_rounds(other) if o.opponent == team and o.kind == "played"), Decimal(0))
+        if mine != theirs:
+            return _sign(mine - theirs)
+    per = {team: [Decimal(0)] * ctx.profile.boards, other: [Decimal(0)] * ctx.profile.boards}
+    for tr in meetings:
+        home, codes = ctx.history.board_results(tr.round, tr.table)
+        for board, result in codes.items():
+            h, a, _ = board_points(result, board)
+            per[team][board - 1] += h if home == team else a
+            per[other][board - 1] += a if home == team else h
+    from projections.standings.board_count import bottom_board_elimination, top_board_results
+
+    key = top_board_results if code == "EDET" else bottom_board_elimination
+    a, b = key(per[team]), key(per[other])
+    return (a > b) - (a < b)
+
+
+def compare_event(name: str, events: list, profile: RuleProfile | None = None) -> tuple[Tally, int]:
+    """Tally of every code for every team after every round of ``events``; returns it and gacrux's status."""
+    state = TournamentState()
+    for e in events:
+        state.apply(e)
+    ours_profile = c07_profile(profile or state.profile)
+    status, tournament = gacrux_tournament(export_trf(events, header=TrfHeader(start_date="2026-09-01")))
+    tally = Tally()
+    if status != 0:
+        return tally, status
+    tpn = {t: info.pairing_number for t, info in build_history(state).teams.items()}
+    for rnd in sorted(state.rounds):
+        history = build_history(state, rnd)
+        ctx = C07Context(history, ours_profile)
+        theirs = gacrux_run(tournament, rnd, VALUE_CODES)
+        for team, number in tpn.items():
+            for k, code in enumerate(VALUE_CODES):
+                mine, their = ctx.value(code, team), Decimal(str(theirs[number][1][k]))
+                _count(tally, code, name, rnd, history, team, mine, their, ctx)
+        for code in ALONE_CODES:
+            try:
+                alone = gacrux_run(tournament, rnd, [code])
+            except ArithmeticError:
+                tally.classes[(code, GACRUX_FAILS)] += len(tpn)
+                tally.differing[code] += len(tpn)
+                continue
+            for team, number in tpn.items():
+                _count(tally, code, name, rnd, history, team, ctx.value(code, team), Decimal(str(alone[number][1][0])), ctx)
+        for code in RANK_CODES:
+            ranked = {r.team_id: r.rank for r in compute_standings(history, ours_profile.model_copy(update={"tiebreaks": (code,)}))}
+            theirs = gacrux_run(tournament, rnd, ["MPTS", code])
+            their_ranks = {t: theirs[n][0] for t, n in tpn.items()}
+            for team, number in tpn.items():
+                _count(tally, code + " (rank)", name, rnd, history, team, ranked[team], theirs[number][0], ctx, their_ranks)
+    return tally, status
+
+
+def _count(tally: Tally, code: str, event: str, rnd: int, history: History, team: str, mine: Any, theirs: Any,
+           ctx: C07Context, their_ranks: dict[str, int] | None = None) -> None:
+    if mine == theirs:
+        tally.equal[code] += 1
+        return
+    tally.differing[code] += 1
+    cause = classify(code, history, team, mine, theirs, ctx, their_ranks)
+    tally.classes[(code, cause)] += 1
+    tally.examples.setdefault(f"{code}: {cause}", [])
+    if len(tally.examples[f"{code}: {cause}"]) < 3:
+        tally.examples[f"{code}: {cause}"].append(f"{event} r{rnd} {team}: ours {mine}, gacrux {theirs}")
+
+
+def round_trip_mismatches(events: list) -> int:
+    """Rounds whose standings digest differs between the log and import(export(log, r))."""
+    original = replay(events)
+    return sum(1 for r, s in original.rounds.items() if replay(load_trf(export_trf(events, r))).rounds[r].digest != s.digest)
+
+
+def simulated_events(seed: int) -> list:
+    """Simulated tournament ``seed``: both profiles in turn, 15-40 teams, forfeits, absences, withdrawals."""
+    profile = (OLYMPIAD_2008, OLYMPIAD_2022)[seed % 2]
+    spec = SimulationSpec(teams=15 + (seed * 7) % 26, rounds=9, seed=seed, profile=profile, tournament_id=f"sim-{seed}",
+                          board_forfeit_rate=0.01, match_forfeit_rate=0.02, absence_rate=0.02, withdrawal_rate=0.03)
+    return simulate(spec).events
+
+
+def real_events() -> list[tuple[str, list]]:
+    from producers.sources import load_source
+
+    out = [("samarkand-2026-open", load_source("samarkand-2026-open"))]
+    chennai = SHARED_DATA / "olympiad-2022-chennai-open"
+    if chennai.is_dir():
+        out.append(("chennai-2022-open", load_source(str(chennai))))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--simulated", type=int, default=200, help="simulated tournaments (default 200)")
+    args = parser.parse_args()
+    total, statuses, trips = Tally(), Counter(), Counter()
+    runs = real_events() + [(f"sim-{s}", simulated_events(s)) for s in range(args.simulated)]
+    cpu = time.process_time()
+    for name, events in runs:
+        tally, status = compare_event(name, events)
+        statuses[status] += 1
+        trips["rounds differing" if round_trip_mismatches(events) else "all rounds equal"] += 1
+        total.add(tally)
+        if not name.startswith("sim-"):
+            print(f"{name}: gacrux status {status}; " + ", ".join(f"{c} {tally.equal[c]}/{tally.differing[c]}" for c in sorted(tally.equal | tally.differing)))
+    cpu = time.process_time() - cpu
+    print(f"{len(runs)} events ({args.simulated} simulated); gacrux status counts {dict(statuses)}; round trip {dict(trips)}")
+    print(f"CPU {cpu:.1f} s, {cpu / len(runs):.2f} s per event")
+    print("per tie-break (equal / differing):")
+    for code in sorted(total.equal | total.differing):
+        print(f"  {code:16} {total.equal[code]:7d} / {total.differing[code]}")
+    print("differences by class:")
+    for (code, cause), n in sorted(total.classes.items()):
+        print(f"  {code:16} {cause}: {n}")
+    for key, lines in sorted(total.examples.items()):
+        print(f"  e.g. {key}: " + "; ".join(lines))
+
+
+if __name__ == "__main__":
+    main()

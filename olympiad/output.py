@@ -1,0 +1,47 @@
+"""What every command prints with: the two consoles, refusals, loading a source or refusing it.
+
+The rich consoles are made on first use, so that importing a command module costs nothing
+(``olympiad.cli``).
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, NoReturn
+
+import typer
+
+
+@functools.cache
+def console() -> Any:
+    """The rich console on stdout."""
+    from rich.console import Console
+
+    return Console()
+
+
+@functools.cache
+def err() -> Any:
+    """The rich console on stderr (refusals, progress)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def refuse(exc: Exception) -> NoReturn:
+    """Print a refusal (field, rule, offending event) on stderr and exit with status 2."""
+    from rich.markup import escape
+
+    where = f"event {exc.event_id}: " if getattr(exc, "event_id", None) else ""
+    err().print(f"[bold red]refused[/]: {escape(where + str(exc))}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code=2)
+
+
+def load_or_refuse(source: str) -> list:
+    """Events of ``source``; a missing source or a bad log is refused with exit status 2."""
+    from producers.sources import load_source
+    from schemas.events import EventSchemaError
+
+    try:
+        return load_source(source)
+    except (FileNotFoundError, EventSchemaError, ValueError) as exc:
+        refuse(exc)

@@ -1,0 +1,138 @@
+"""Where an audit reads a tournament's log and what was published (``projections.audit``).
+
+``audit_source(source, tournament_id=None)`` returns ``(tournament_id, records, published)``:
+
+- an event log file (``.jsonl``, ``.jsonl.gz``): its lines as stored; nothing published but
+  what the log itself holds (closed rounds' digests, checkpoints);
+- a data folder or a shipped log name: the importer's events;
+- an event store's database (a SQLAlchemy URL: the embedded store's, or the Kafka projection
+  worker's, SQLite or PostgreSQL): the ``events`` rows with their chain hashes, and the read
+  models: ``standings_documents``, ``matches`` (the pairings), ``proposed_pairings``;
+- ``kafka://HOST:PORT/TOURNAMENT`` (topics prefixed by ``$OLYMPIAD_TOPIC_PREFIX``): the
+  tournament's ``tournament-log`` from offset 0, the latest ``StandingsUpdated`` of each round
+  on ``standings`` and ``PairingProposed`` on ``pairings``, read by a consumer of its own that
+  commits nothing.
+
+Raises ``FileNotFoundError`` / ``ValueError`` naming what is wrong with the source.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from projections.audit import LogRecord, Published
+
+
+def audit_source(source: str, tournament_id: str | None = None) -> tuple[str, list[LogRecord], Published]:
+    """The log and the published read models of ``source`` (see the module docstring)."""
+    if source.startswith("kafka://"):
+        rest = source.removeprefix("kafka://")
+        bootstrap, _, tid = rest.partition("/")
+        if not tid:
+            raise ValueError(f"{source}: name the tournament: kafka://HOST:PORT/TOURNAMENT")
+        return _kafka(bootstrap, tid)
+    if "://" in source:
+        return _database(source, tournament_id)
+    path = Path(source)
+    if path.is_file() and not path.suffix == ".trf":
+        return _file(path, tournament_id)
+    from producers.sources import load_source
+    from schemas.canonical import canonical_json
+
+    events = load_source(source)
+    tid = tournament_id or events[0].tournament_id
+    return tid, [LogRecord(canonical_json(e), None, f"event {i}") for i, e in enumerate(events, 1)
+                 if e.tournament_id == tid], Published()
+
+
+def _file(path: Path, tid: str | None) -> tuple[str, list[LogRecord], Published]:
+    import gzip
+
+    from projections.eventlog import read_log
+
+    read_log(path)  # refuses a file that is not a log, naming the line, before the audit
+    records = []
+    with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as fh:
+        for n, raw in enumerate(fh, start=1):
+            if raw.strip():
+                records.append(LogRecord(raw.rstrip(b"\r\n").decode("utf-8"), None, f"line {n}"))
+    if not records:
+        raise ValueError(f"{path}: an empty log")
+    first = json.loads(records[0].body).get("tournament_id", "")
+    return tid or first, records, Published()
+
+
+def _database(url: str, tid: str | None) -> tuple[str, list[LogRecord], Published]:
+    from sqlalchemy import create_engine, inspect, select
+
+    from projections.store import events_table, matches_table, proposed_pairings, standings_documents
+
+    engine = create_engine(url)
+    try:
+        if "events" not in inspect(engine).get_table_names():
+            raise ValueError(f"{url}: no events table (not an olympiad-events store)")
+        columns = {c["name"] for c in inspect(engine).get_columns("events")}
+        with engine.connect() as conn:
+            ids = [r[0] for r in conn.execute(select(events_table.c.tournament_id).distinct())]
+            if tid is None:
+                if len(ids) != 1:
+                    raise ValueError(f"{url} holds {len(ids)} tournaments ({', '.join(sorted(ids)[:5])}): name one with --tournament")
+                tid = ids[0]
+            chain = events_table.c.chain if "chain" in columns else None
+            cols = [events_table.c.seq, events_table.c.body] + ([chain] if chain is not None else [])
+            rows = conn.execute(select(*cols).where(events_table.c.tournament_id == tid).order_by(events_table.c.seq)).all()
+            records = [LogRecord(r.body, getattr(r, "chain", None), f"seq {r.seq}") for r in rows]
+            published = Published()
+            for r in conn.execute(select(standings_documents).where(standings_documents.c.tournament_id == tid)):
+                published.standings[r.round] = {**json.loads(r.body), "digest": r.digest}
+            for r in conn.execute(select(matches_table).where(matches_table.c.tournament_id == tid)):
+                published.pairings.setdefault(r.round, {})[r.table_no] = (r.home, r.away)
+            for r in conn.execute(select(proposed_pairings).where(proposed_pairings.c.tournament_id == tid)):
+                if r.body:
+                    published.proposals[r.round] = {t["table"]: (t["home"], t["away"]) for t in json.loads(r.body)["tables"]}
+    finally:
+        engine.dispose()
+    return tid, records, published
+
+
+def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
+    from kafka import KafkaConsumer, TopicPartition
+
+    from deploy import topics
+
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50)
+    try:
+        def read(spec: Any, keep: Any) -> None:
+            tps = [TopicPartition(topics.name(spec), p) for p in range(spec.partitions)]
+            consumer.assign(tps)
+            consumer.seek_to_beginning(*tps)
+            ends = consumer.end_offsets(tps)
+            while any(consumer.position(tp) < ends[tp] for tp in tps):
+                for tp, recs in consumer.poll(timeout_ms=500).items():
+                    for rec in recs:
+                        keep(tp, rec)
+
+        records: list[LogRecord] = []
+        read(topics.TOURNAMENT_LOG, lambda tp, rec: rec.key == tid.encode() and records.append(
+            LogRecord(rec.value.decode(), None, f"{tp.topic} {tp.partition}:{rec.offset}")))
+        published = Published()
+        head = f"{tid}/"
+
+        def standing(tp: Any, rec: Any) -> None:
+            if rec.key and rec.key.decode().startswith(head) and rec.value:
+                body = json.loads(rec.value)
+                published.standings[body["round"]] = body  # the latest per round (compacted topic)
+
+        def proposal(tp: Any, rec: Any) -> None:
+            if rec.key and rec.key.decode().startswith(head) and rec.value:
+                body = json.loads(rec.value)
+                published.proposals[body["round"]] = {t["table"]: (t["home"], t["away"]) for t in body["tables"]}
+
+        read(topics.STANDINGS, standing)
+        read(topics.PAIRINGS, proposal)
+    finally:
+        consumer.close()
+    if not records:
+        raise ValueError(f"kafka://{bootstrap}: no event of tournament {tid!r} on {topics.name(topics.TOURNAMENT_LOG)}")
+    return tid, records, published

@@ -1,0 +1,128 @@
+"""The facts of one data set that its round files cannot hold: ``event.json`` beside ``raw/``.
+
+A data folder's ``event.json`` (described in that folder's README) gives the event's identity
+(tournament id, name, rule profile, source), its late corrections (results changed after a
+standings table was published) and its arbiter-made tables (a late team given the table of the
+team the rules gave the bye). Teams are named by the data's team ids (in the chess-results
+scrape format these are the starting ranks, which the importer makes the pairing numbers).
+
+Without ``event.json`` the tournament id is the folder's name and there are no corrections and
+no arbiter-made tables: code never supplies facts of one data set (design.md, "Facts belong to
+data").
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+FILE_NAME = "event.json"
+DEFAULT_PROFILE = "olympiad-2022"  # the rules of the format's events (Chennai 2022, Samarkand 2026)
+
+
+class LateCorrection(BaseModel):
+    """A match result changed after a standings table was published.
+
+    ``teams``: the two data team ids, the one whose points ``published``/``corrected`` read first
+    first; ``published``/``corrected``: the match scores in game points ("3.5-0.5");
+    ``logged_after_pairing_of_round``: the correction enters the log right after that round's
+    pairing (the standings published before it stay as they were); ``board``: the board that
+    changed, None where the source does not say (the importer then picks one and says which).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    round: int = Field(ge=1)
+    teams: tuple[int, int]
+    published: str = Field(pattern=r"^\d+(\.5)?-\d+(\.5)?$")
+    corrected: str = Field(pattern=r"^\d+(\.5)?-\d+(\.5)?$")
+    logged_after_pairing_of_round: int = Field(ge=1)
+    board: int | None = Field(default=None, ge=1)
+    note: str = ""
+
+
+class ArbiterMadeTable(BaseModel):
+    """In ``round`` the late ``newcomer`` was given the table of ``opponent``, the team the
+    pairing rules had given the bye: a table made by hand, outside the rules (data ids)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    round: int = Field(ge=1)
+    newcomer: int
+    opponent: int
+    note: str = ""
+
+
+class EventFacts(BaseModel):
+    """The contents of ``event.json`` (or what its absence means: see the module docstring)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    tournament_id: str = Field(min_length=1, max_length=100)
+    name: str = Field(min_length=1)
+    profile: str = DEFAULT_PROFILE
+    source: str = ""
+    late_corrections: tuple[LateCorrection, ...] = ()
+    arbiter_made_tables: tuple[ArbiterMadeTable, ...] = ()
+
+
+def read_event_facts(folder: Path) -> EventFacts:
+    """The facts of the data folder ``folder``: its ``event.json``, or without one the folder's
+    name as tournament id and name, the default profile and no corrections.
+
+    Raises ``ValueError`` naming the file and the field for an ``event.json`` that is not valid
+    JSON or does not fit the shape above.
+    """
+    return read_event_facts_file(folder / FILE_NAME, default_id=folder.resolve().name)
+
+
+def read_event_facts_file(path: Path, default_id: str | None = None) -> EventFacts:
+    """The facts in the ``event.json``-shaped file ``path``; if it does not exist, those of a
+    folder without one named ``default_id`` (``FileNotFoundError`` when ``default_id`` is None).
+    Raises ``ValueError`` as ``read_event_facts``."""
+    if not path.is_file():
+        if default_id is None:
+            raise FileNotFoundError(f"{path}: no such event facts file")
+        return EventFacts(tournament_id=default_id, name=default_id)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON: {exc}") from None
+    try:
+        return EventFacts.model_validate(data)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        where = ".".join(str(p) for p in e["loc"]) or "(top level)"
+        raise ValueError(f"{path}: {where}: {e['msg']}") from None
+
+
+def team_ids_by_number(events: Iterable[Any]) -> dict[int, tuple[str, str]]:
+    """Pairing number -> (team id, name) of every ``TeamRegistered`` in ``events``."""
+    return {e.pairing_number: (e.team_id, e.name) for e in events
+            if e.type == "TeamRegistered" and e.pairing_number is not None}
+
+
+def arbiter_made(facts: EventFacts, events: list[Any]) -> dict[int, str]:
+    """Round -> team id of the newcomer of each arbiter-made table in ``facts``, resolved
+    against the log ``events`` (data team id = pairing number).
+
+    Raises ``ValueError`` naming the entry for a team the log does not have, or for a round
+    whose published pairing has no table of the newcomer against the named opponent.
+    """
+    teams = team_ids_by_number(events)
+    paired = {e.round: e for e in events if e.type == "RoundPaired"}
+    out: dict[int, str] = {}
+    for i, made in enumerate(facts.arbiter_made_tables):
+        where = f"{FILE_NAME}: arbiter_made_tables[{i}]"
+        for role in ("newcomer", "opponent"):
+            if getattr(made, role) not in teams:
+                raise ValueError(f"{where}: {role} {getattr(made, role)} is not a team of the data "
+                                 f"(team ids 1..{max(teams, default=0)})")
+        (newcomer, new_name), (opponent, opp_name) = teams[made.newcomer], teams[made.opponent]
+        pairing = paired.get(made.round)
+        if pairing is None or not any({t.home, t.away} == {newcomer, opponent} for t in pairing.tables):
+            raise ValueError(f"{where}: round {made.round} has no table {new_name} v {opp_name} "
+                             "in the published pairing")
+        if made.round in out:
+            raise ValueError(f"{where}: round {made.round} already has an arbiter-made table")
+        out[made.round] = newcomer
+    return out

@@ -1,0 +1,51 @@
+"""The chief arbiter's Ed25519 key and the checkpoints it signs (``schemas.chain``).
+
+The key lives in a file of the chief arbiter's (PEM, PKCS#8, mode 600), never in the log: the
+log holds its public half (``TournamentCreated.chief_key``) and, for each closed round, a
+``CheckpointSigned`` made by ``checkpoint_command``. The file is ``$OLYMPIAD_KEY``, else
+``<tournament>.chief.key`` in the current folder.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from processors.rules import pairing_digest
+from schemas.chain import checkpoint_message
+
+
+def key_path(tournament_id: str) -> Path:
+    """Where the chief arbiter's key of ``tournament_id`` is kept."""
+    return Path(os.environ.get("OLYMPIAD_KEY") or f"{tournament_id}.chief.key")
+
+
+def load_or_create_key(path: Path) -> Ed25519PrivateKey:
+    """The key in ``path``; a new one written there (mode 600) if the file does not exist."""
+    if path.exists():
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+        if not isinstance(key, Ed25519PrivateKey):
+            raise ValueError(f"{path}: not an Ed25519 private key")
+        return key
+    key = Ed25519PrivateKey.generate()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                   serialization.NoEncryption()))
+    return key
+
+
+def public_hex(key: Ed25519PrivateKey) -> str:
+    """The public key as 64 hex digits (what ``TournamentCreated.chief_key`` holds)."""
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+
+
+def checkpoint_command(state: Any, rnd: int, head: str, key: Ed25519PrivateKey) -> dict[str, Any]:
+    """The fields of the ``SignCheckpoint`` command of closed round ``rnd``, whose chain head
+    (through its ``RoundClosed``) is ``head``: the signature over ``checkpoint_message``."""
+    message = checkpoint_message(state.tournament_id, rnd, head, state.closed[rnd], pairing_digest(state, rnd))
+    return {"round": rnd, "head": head, "public_key": public_hex(key), "signature": key.sign(message).hex()}

@@ -1,0 +1,25 @@
+"""C.07 (2026) art. 13.4 Scores and Schedule Strength Combination (SSSC).
+
+SSSC = secondary score (GP, the match points being primary) + Schedule Strength, where Schedule
+Strength = Buchholz on the primary score (Fore Buchholz with ``/F``) / the normalising factor. The
+factor is the highest primary score achievable in the tournament (win MP x rounds) divided by the
+highest secondary score of one match (the boards), rounded toward zero, unless ``/Kx`` gives it.
+Units: GP plus MP / factor (an exact decimal).
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from schemas.profile import RuleProfile
+
+
+def normalising_factor(profile: RuleProfile, given: str | None = None) -> Decimal:
+    """The 13.4 factor: ``given`` (/Kx), or floor(win MP x rounds / boards)."""
+    if given is not None:
+        return Decimal(given)
+    return Decimal(profile.match_points.win * profile.rounds // profile.boards)
+
+
+def score_strength_combination(secondary: Decimal, schedule_buchholz: Decimal, factor: Decimal) -> Decimal:
+    """``secondary`` + ``schedule_buchholz`` / ``factor`` (a factor of 0 leaves the Buchholz whole)."""
+    return secondary + (schedule_buchholz / factor if factor else schedule_buchholz)

@@ -1,0 +1,47 @@
+"""Issue 10: teams imported from CSV and from a TRF-2026 file's team records (310 with 001)."""
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from olympiad.cli import app
+from producers.sources import load_source
+from projections.store import EventStore
+
+
+def _run(db, *argv):
+    result = CliRunner().invoke(app, [str(a) for a in argv], env={"OLYMPIAD_DB": db, "OLYMPIAD_CLOCK": "2026-12-01T09:00:00Z"})
+    return result.exit_code, " ".join(result.output.split())
+
+
+def test_the_samarkand_teams_come_back_from_its_trf_export(tmp_path):
+    trf = tmp_path / "samarkand.trf"
+    assert CliRunner().invoke(app, ["export-trf", "samarkand-2026-open", str(trf), "--through-round", "1"]).exit_code == 0
+    db = f"sqlite:///{tmp_path / 's.sqlite'}"
+    assert _run(db, "new", "samarkand-copy", "--name", "Samarkand copy")[0] == 0
+    code, out = _run(db, "team", "import", "samarkand-copy", trf)
+    assert (code, out) == (0, "recorded: 206 events, samarkand-copy/team/USA ... samarkand-copy/team/MHL")
+    imported = EventStore(db).state.teams
+    original = {e.team_id: e for e in load_source("samarkand-2026-open") if e.type == "TeamRegistered"}
+    assert list(imported) == list(original)
+    for tid, team in original.items():
+        got = imported[tid]
+        assert (got.name, got.federation, got.pairing_number) == (team.name, team.federation, team.pairing_number)
+        # A TRF name field holds 33 characters (001 columns 15-47): longer names come back cut.
+        assert [(p.board_order, p.name, p.title, p.rating) for p in got.players] == \
+            [(p.board_order, p.name[:33], p.title, p.rating) for p in team.players]
+
+
+def test_a_csv_with_a_bad_row_is_refused_whole(tmp_path):
+    db = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    assert _run(db, "new", "csv-cup", "--name", "CSV Cup")[0] == 0
+    csv = tmp_path / "teams.csv"
+    rows = ["team_id,team,federation,board,name,rating"]
+    rows += [f"A,Alpha,UZB,{b},Alpha {b},{2000 - b}" for b in range(1, 6)]
+    rows += [f"B,Beta,UZB,{b},Beta {b},{1900 - b}" for b in range(1, 4)]  # three players: too few
+    csv.write_text("\n".join(rows) + "\n")
+    code, out = _run(db, "team", "import", "csv-cup", csv)
+    assert code == 2 and "players: 3 players nominated; the profile needs 4 to 5 [rule: R-D1 team of 4 boards + 1 reserve]" in out
+    assert EventStore(db).state.teams == {}
+    csv.write_text("team_id,team,board,name\nA,Alpha,one,Alpha 1\n")
+    code, out = _run(db, "team", "import", "csv-cup", csv)
+    assert code == 2 and "line 2: column board: 'one' is not a whole number" in out

@@ -1,0 +1,125 @@
+"""Issue 12, "What was seen": what was accepted although invalid, or converted instead of refused,
+is now refused at the door with the field and the rule, and nothing is stored."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from processors.deciders import handle
+from processors.tournament import RuleViolation
+from projections.store import EventStore
+from schemas.canonical import canonical_json
+from schemas.commands import parse_command
+from schemas.events import EventSchemaError, parse_event
+from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022
+from tests.factories import TID, created, four_team_round_one, paired, team
+
+
+def _created_with(**update) -> dict:
+    profile = {**OLYMPIAD_2008.model_dump(mode="json"), "name": "my-league", **update}
+    return {"type": "TournamentCreated", "event_id": "c", "tournament_id": TID, "name": "My League", "profile": profile}
+
+
+@pytest.mark.parametrize("update, field, rule", [
+    ({"boards": 0}, "profile.boards", "schema TournamentCreated v2"),
+    ({"rounds": -3}, "profile.rounds", "schema TournamentCreated v2"),
+    ({"match_points": {"win": 2, "draw": 1, "loss": -1}}, "profile.match_points.loss", "schema TournamentCreated v2"),
+    ({"match_points": {"win": 1, "draw": 2, "loss": 0}}, "profile.match_points", "R-D3 match points"),
+    ({"tiebreaks": []}, "profile.tiebreaks", "schema TournamentCreated v2"),
+    ({"match_points": {"win": 3, "draw": 1, "loss": 0}}, "profile", "C.04.7 art. 1.1"),
+    ({"bye_award": {"mp": 3, "gp": 2}}, "profile", "R-D9 bye award"),
+])
+def test_an_invalid_profile_is_refused(update, field, rule):
+    with pytest.raises(EventSchemaError) as refused:
+        parse_event(_created_with(**update))
+    assert (refused.value.field, refused.value.rule) == (field, rule)
+
+
+def test_a_profile_keeping_a_built_in_name_with_other_rules_is_refused():
+    store = EventStore("sqlite://")
+    from schemas.events import TournamentCreated
+
+    fake = TournamentCreated(event_id="created", tournament_id=TID, name="Fake", profile=OLYMPIAD_2022.model_copy(update={"rounds": 7}))
+    with pytest.raises(RuleViolation) as refused:
+        store.append([fake])
+    assert (refused.value.field, refused.value.rule) == ("profile.name", "a profile's name names its rules")
+    assert store.events() == []
+
+
+@pytest.mark.parametrize("field, value, rule", [
+    ("round", True, "strict JSON types"),
+    ("table", "1_0", "strict JSON types"),
+    ("occurred_at", "2026", "schema BoardResultRecorded v2"),
+    ("note", "late \ud800", "text: Unicode scalar values without control characters"),
+    ("note", "nul \x00 byte", "text: Unicode scalar values without control characters"),
+    ("tournament_id", f"{TID}/x", "tournament ids: lower-case letters, digits and '-', 1 to 64, starting with a letter or digit"),
+])
+def test_types_are_refused_not_converted(field, value, rule):
+    raw = {"type": "BoardResultRecorded", "event_id": "r1/t1/b1", "tournament_id": TID, "round": 1, "table": 1, "board": 1,
+           "result": "1-0", field: value}
+    with pytest.raises(EventSchemaError) as refused:
+        parse_event(raw)
+    assert (refused.value.field, refused.value.rule) == (field, rule)
+    with pytest.raises(EventSchemaError):  # the same through JSON text (a log line, a Kafka message)
+        parse_event(json.dumps(raw))
+
+
+def test_a_reason_of_spaces_or_five_megabytes_is_refused():
+    base = {"command": "CorrectResult", "tournament_id": TID, "actor": {"role": "chief", "id": "chief"}, "round": 1,
+            "table": 1, "board": 1, "result": "0-1"}
+    for reason, rule in (("   ", "schema CorrectResult v1"), ("x" * 5_000_000, "input size limits")):
+        with pytest.raises(EventSchemaError) as refused:
+            parse_command(json.dumps({**base, "reason": reason}))
+        assert refused.value.rule == rule
+    deep = "[" * 100 + "]" * 100
+    with pytest.raises(EventSchemaError) as refused:
+        parse_command(deep)
+    assert refused.value.rule == "input size limits"
+
+
+def _store(events) -> EventStore:
+    store = EventStore("sqlite://")
+    store.append(events)
+    return store
+
+
+def test_a_pairing_that_leaves_teams_out_or_has_no_tables_is_refused():
+    store = _store(four_team_round_one()[:5])  # created, A-D registered
+    for pairing, field, rule in (
+        (paired(1, [("A", "C")]), "tables", "every present team paired once"),
+        (paired(1, []), "tables", "every present team paired once"),
+    ):
+        with pytest.raises(RuleViolation) as refused:
+            store.append([pairing])
+        assert (refused.value.field, refused.value.rule) == (field, rule)
+    assert len(store.events()) == 5
+
+
+def test_a_late_entry_given_pairing_number_one_is_refused():
+    store = _store(four_team_round_one())
+    with pytest.raises(RuleViolation) as refused:
+        store.append([team("E", 1)])
+    assert (refused.value.field, refused.value.rule) == ("pairing_number", "stable pairing numbers")
+    store.append([team("E", 5)])  # the next number is fine
+
+
+def test_a_second_withdrawal_is_refused():
+    state = _store(four_team_round_one()).state
+    chief = {"role": "chief", "id": "chief"}
+    first = parse_command({"command": "WithdrawTeam", "tournament_id": TID, "actor": chief, "team_id": "D", "reason": "ill"})
+    handle(state, first)
+    second = parse_command({"command": "WithdrawTeam", "tournament_id": TID, "actor": chief, "team_id": "D",
+                            "from_round": 4, "reason": "left"})
+    with pytest.raises(RuleViolation) as refused:
+        handle(state, second)
+    assert (refused.value.field, refused.value.rule) == ("team_id", "a team withdraws once") and state.withdrawn["D"] == 2
+
+
+def test_lone_surrogate_text_never_reaches_the_store():
+    store = _store(four_team_round_one())
+    body = json.loads(canonical_json(four_team_round_one()[-1]))
+    body.update(event_id="r1/t2/b4-again", note="\ud800")
+    with pytest.raises(EventSchemaError):
+        store.append([parse_event(body)])
+    assert len(EventStore(engine=store.engine).events()) == len(four_team_round_one())
