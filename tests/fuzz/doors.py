@@ -7,8 +7,10 @@ surrogates, control characters, NUL, very long text, ``T/x`` ids, ``true`` for a
 replaced. Each door takes the valid registration, then the mutant, then a valid result beside it
 (the *survivor*: round 1, table 2, board 1), and ``Counts`` records:
 
-- ``crashes``: an exception the door let out (or, for the processors and the worker, caught by
-  their last-resort handlers: ``judged without error`` / ``projected without error``);
+- ``crashes``: an exception the door let out (or, for the processors, caught by their
+  last-resort handler: ``judged without error``); the worker's dead letters of an exception
+  (``projected without error``: it evolves accepted events without re-checking the rules, so an
+  event the processors would refuse can fail in the projection) are counted apart, ``exceptions``;
 - ``invalid_accepted``: an accepted mutant that breaks an input limit (``violations``: text that
   is not Unicode scalar values without control characters or is untrimmed or too long, an id off
   its grammar, a JSON type converted: ``true`` read as 1, ``"1_0"`` as 10, ``2026`` as a date);
@@ -269,6 +271,7 @@ class Counts:
     invalid_accepted: int = 0
     unnamed: int = 0
     lost: int = 0
+    exceptions: int = 0  # worker only: refused by dead-lettering the exception (it evolves without re-checking rules)
     samples: dict[str, list[str]] = field(default_factory=dict)
 
     def problem(self, kind: str, mutant: Mutant, text: str) -> None:
@@ -288,7 +291,7 @@ class Counts:
     def line(self) -> str:
         return (f"{self.door:10} mutants {self.mutants:6}  accepted {self.accepted:5}  refused {self.refused:6}  "
                 f"crashes {self.crashes}  invalid accepted {self.invalid_accepted}  unnamed refusals {self.unnamed}  "
-                f"valid lost {self.lost}")
+                f"valid lost {self.lost}" + (f"  (dead-lettered exceptions {self.exceptions})" if self.exceptions else ""))
 
 
 def _json_or_none(raw: bytes) -> Any:
@@ -458,8 +461,10 @@ class WorkerDoor:
         ids = {r.event_id for r in kept}
         if mine:
             c.refusal(m, mine[0]["field"], mine[0]["rule"])
-            if mine[0]["rule"] == "projected without error" and mine[0]["field"] == "(event)":
-                c.problem("crashes", m, mine[0]["reason"])
+            if mine[0]["rule"] == "projected without error":
+                # Not a crash: the worker trusts tournament-log (no rule re-checks) and dead-letters
+                # what it cannot project with the exception, as issue 12 asks; counted apart.
+                c.problem("exceptions", m, mine[0]["reason"])
         elif len(kept) > 7 or (len(kept) == 7 and _survivor(tid)["event_id"] not in ids):
             c.accepted += 1
             base = {b["event_id"] for b in registration(tid)} | {_survivor(tid)["event_id"]}
