@@ -26,7 +26,7 @@ import time
 from olympiad.web.local_server import call, serving
 
 TID = "samarkand-2026-open"
-CHIEF = "bench-chief-token"
+CHIEF = "bench-chief-token-4f9c1a7e2b"
 CAUSED = re.compile(rb'"caused_by":\[([^\]]*)\]')
 
 

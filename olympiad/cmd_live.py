@@ -139,7 +139,7 @@ class LivePipeline:
         from olympiad.web.local_server import free_port
 
         env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": self.bootstrap or "", "OLYMPIAD_TOPIC_PREFIX": self.topic_prefix}
-        # faust binds its web port even with the web server off: a free one, so pipelines can coexist.
+        # A free port all the same, so that pipelines coexist should a web server be turned on.
         env.setdefault("WEB_PORT", str(free_port()))
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
@@ -147,7 +147,7 @@ class LivePipeline:
 
     def command(self, name: str) -> list[str]:
         if name == "processors":
-            return [str(Path(sys.executable).parent / "faust"), "-A", "processors.app", "worker", "-l", "info"]
+            return [str(Path(sys.executable).parent / "faust"), "-A", "processors.app", "worker", "-l", "info", "--without-web"]
         return [sys.executable, "-m", "projections.worker"]
 
     def start(self, name: str) -> None:

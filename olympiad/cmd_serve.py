@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+from pathlib import Path
 from typing import Any, Optional
 
 import typer
@@ -22,8 +23,10 @@ def serve(
                                          "their results and the pairing of round N+1, whose results are left to enter"),
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="TCP port"),
-    chief_token: Optional[str] = typer.Option(None, "--chief-token", envvar="OLYMPIAD_CHIEF_TOKEN",
-                                              help="the chief arbiter's token (default: a new random one)"),
+    chief_token_file: Optional[Path] = typer.Option(None, "--chief-token-file", envvar="OLYMPIAD_CHIEF_TOKEN_FILE",
+                                                    help="a file holding the chief arbiter's token (else "
+                                                    "$OLYMPIAD_CHIEF_TOKEN, else a new random one); never on the "
+                                                    "command line, where every user of the machine sees it"),
     kafka: Optional[str] = typer.Option(None, "--kafka", metavar="BOOTSTRAP", help="serve the live pipeline on this "
                                         "Kafka cluster (processors and projection worker running; --db is then the "
                                         "worker's database) instead of the embedded store"),
@@ -34,9 +37,11 @@ def serve(
 ) -> None:
     """Serve the scoreboard (/), the result-entry page (/entry), the API (/docs) and the standings stream.
 
-    Prints the chief arbiter's token: with it, issue one token per terminal (POST
-    /api/tournaments/{id}/terminals) scoped to its tables.
+    Prints the chief arbiter's token if it made a random one: with it, issue one token per terminal
+    (POST /api/tournaments/{id}/terminals) scoped to its tables. A given token (file or environment)
+    must hold at least 128 bits (``olympiad.web.auth.check_chief_token``).
     """
+    chief_token = chief_token_from(chief_token_file)
     listener = listen(host, port)  # first: a busy port ends the command before anything is printed
     events = None
     if source is not None:
@@ -66,7 +71,9 @@ def serve(
     base = f"http://{host}:{port}"
     out = console()
     out.print(f"[bold]{state.created.name}[/] ({tid}), last paired round {max(state.rounds, default=0)}", highlight=False)
-    out.print(f"chief arbiter token: {token}", highlight=False, soft_wrap=True)
+    out.print(f"chief arbiter token: {token}" if chief_token is None else
+              f"chief arbiter token: as given ({'--chief-token-file' if chief_token_file else '$OLYMPIAD_CHIEF_TOKEN'})",
+              highlight=False, soft_wrap=True)
     out.print(f"scoreboard  {base}/\nentry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs",
               highlight=False, soft_wrap=True)
     import uvicorn
@@ -82,6 +89,21 @@ def serve(
 
     Server(uvicorn.Config(web, host=host, port=port, log_level=os.environ.get("OLYMPIAD_LOG_LEVEL", "warning"),
                           timeout_graceful_shutdown=5)).run(sockets=[listener])
+
+
+def chief_token_from(path: Path | None) -> str | None:
+    """The chief token of ``path`` (its text, trimmed), else of ``$OLYMPIAD_CHIEF_TOKEN``, else None
+    (a random one will be made). A token weaker than ``olympiad.web.auth.check_chief_token``
+    allows, or a file that cannot be read, is refused with exit status 2."""
+    from olympiad.web.auth import check_chief_token
+
+    try:
+        token = path.read_text(encoding="utf-8").strip() if path is not None else os.environ.get("OLYMPIAD_CHIEF_TOKEN")
+        if token is not None:
+            check_chief_token(token)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        refuse(ValueError(f"chief token{f' file {path}' if path else ''}: {exc}"))
+    return token
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -1,7 +1,9 @@
 """The faust-streaming processors: judge every input event, fold board results into match results.
 
-Run with ``faust -A processors.app worker -l info`` (``KAFKA_BOOTSTRAP_SERVERS``,
-``OLYMPIAD_TOPIC_PREFIX``; see ``deploy.topics`` for the topic layout).
+Run with ``faust -A processors.app worker -l info --without-web`` (``KAFKA_BOOTSTRAP_SERVERS``,
+``OLYMPIAD_TOPIC_PREFIX``; see ``deploy.topics`` for the topic layout). faust's ``worker`` command
+turns its web server on unless told ``--without-web`` (it would serve the tables, the judged
+events among them); without the flag it binds the loopback interface only (``web_bind``).
 
 One agent, ``judge``, with concurrency 1 (offsets are then never committed past an in-flight
 event), reads ``tournament-events`` and ``board-results``: both keyed by tournament id and
@@ -46,10 +48,11 @@ import faust
 
 from deploy import topics
 from processors import faust_transport
+from processors.deciders import handle
 from processors.tournament import RuleViolation, TournamentState
 from schemas.canonical import canonical_json
-from processors.deciders import handle
 from schemas.commands import parse_command
+from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import EventSchemaError, MatchResultDecided, parse_event
 from schemas.limits import MessageTooLarge, load_message
 
@@ -93,7 +96,7 @@ class Judge:
     """One ``TournamentState`` per tournament, persisted as the lists of its accepted events.
 
     ``store`` is a mutable mapping (the faust table in the app, a dict in tests) holding
-    ``"T/<seq>" -> JSON array of the canonical JSON of accepted events``, seq 0, 1, 2 ... one entry
+    ``"T/<seq>" -> JSON array of the canonical JSON of accepted events`` (``entry_key``), seq 0, 1, 2 ... one entry
     per ``commit`` (per batch: one changelog message per batch, not per event), in acceptance
     order. States are cached in memory and rebuilt from ``store`` on first use (after a restart or
     a rebalance).
@@ -104,6 +107,7 @@ class Judge:
         self.states: dict[str, TournamentState] = {}
         self.counts: dict[str, int] = {}
         self.pending: dict[str, list[str]] = {}  # tournament -> canonical JSON accepted since the last commit
+        self.touched: set[str] = set()  # tournaments whose state was looked up (``judge_message`` resets it)
 
     def forget(self) -> None:
         """Drop the cached states (partitions were revoked: the table may change elsewhere)."""
@@ -112,16 +116,24 @@ class Judge:
         self.pending.clear()
 
     def state(self, tournament_id: str) -> TournamentState:
-        """The state of ``tournament_id`` after its accepted events (rebuilt from the store if needed)."""
+        """The state of ``tournament_id`` after its accepted events (rebuilt from the store if needed).
+
+        The rebuild reads the entries whose key is exactly ``"<tournament_id>/<seq>"`` (``entry_seq``),
+        then the events accepted since the last commit. A stored event that no longer parses or
+        applies (stored by an older, looser build) is logged and skipped: one bad entry never makes
+        every later event of the tournament fail.
+        """
+        self.touched.add(tournament_id)
         if tournament_id not in self.states:
-            head = tournament_id + "/"
-            stored = sorted((int(k[len(head):]), v) for k, v in self.store.items() if k.startswith(head))
+            stored = sorted((seq, v) for k, v in self.store.items() if (seq := entry_seq(k, tournament_id)) is not None)
             state = TournamentState()
-            for _, entry in stored:
-                for body in json.loads(entry):
-                    state.evolve(parse_event(body))
+            for seq, entry in stored:
+                for body in _entry_bodies(entry, tournament_id, seq):
+                    _rebuild_apply(state, body, f"{tournament_id}/{seq}")
+            for body in self.pending.get(tournament_id, ()):
+                _rebuild_apply(state, body, f"{tournament_id}/pending")
             self.states[tournament_id] = state
-            self.counts[tournament_id] = len(stored)
+            self.counts[tournament_id] = max((seq for seq, _ in stored), default=-1) + 1
         return self.states[tournament_id]
 
     def judge(self, raw: bytes, key: bytes | None = None) -> Verdict:
@@ -172,10 +184,79 @@ class Judge:
         per tournament. The caller writes them to ``store`` (the faust table needs the partition)."""
         entries = {}
         for tid, bodies in self.pending.items():
-            entries[tid] = (f"{tid}/{self.counts[tid]}", "[" + ",".join(bodies) + "]")
+            entries[tid] = (entry_key(tid, self.counts[tid]), "[" + ",".join(bodies) + "]")
             self.counts[tid] += 1
         self.pending.clear()
         return entries
+
+
+def entry_key(tournament_id: str, seq: int) -> str:
+    """The store key of entry ``seq`` of ``tournament_id``: ``"<tournament_id>/<seq>"``."""
+    return f"{tournament_id}/{seq}"
+
+
+def entry_seq(key: str, tournament_id: str) -> int | None:
+    """The seq of store key ``key`` if it is an entry of ``tournament_id``, else None.
+
+    The tournament part is everything before the *last* ``/`` and must equal ``tournament_id``
+    exactly: the entry ``"T/x/0"`` of a crafted tournament ``T/x`` is not an entry of ``T``
+    (a prefix test read it as one, with seq ``"x/0"``, and every later event of ``T`` failed).
+    """
+    head, sep, seq = key.rpartition("/")
+    if not sep or head != tournament_id or not seq.isdigit() or not seq.isascii():
+        return None
+    return int(seq)
+
+
+def _entry_bodies(entry: Any, tournament_id: str, seq: int) -> list[Any]:
+    """The event bodies of one store entry (a JSON array); an unreadable entry is logged and skipped."""
+    try:
+        bodies = json.loads(entry)
+        if not isinstance(bodies, list):
+            raise ValueError("not a JSON array")
+        return bodies
+    except (TypeError, ValueError) as exc:
+        log.error("store entry %s/%s skipped: %s", tournament_id, seq, exc)
+        return []
+
+
+def _rebuild_apply(state: TournamentState, body: Any, where: str) -> None:
+    """Apply one stored event to ``state`` during a rebuild; one that fails is logged and skipped
+    (``TournamentState.apply`` leaves the state unchanged when it refuses)."""
+    try:
+        state.apply(parse_event(body))
+    except Exception as exc:  # noqa: BLE001 - whatever an old entry holds, the tournament goes on
+        log.error("stored event of %s skipped on rebuild: %s: %s", where, type(exc).__name__, exc)
+
+
+def judge_message(judge: Judge, raw: bytes | None, key: bytes | None) -> Verdict:
+    """Judge one Kafka message on its own: the verdict of ``judge.judge``, or a refusal.
+
+    A message without a key is refused like a wrongly keyed one (it may sit on any partition).
+    Any exception while judging (a bug, a value no rule foresaw) refuses that message alone
+    (field ``(message)``, rule ``judged without error``): what the call held for commit is
+    dropped and the states it looked up are forgotten, to be rebuilt from the store and the
+    batch's accepted events, so neither its batch mates nor the state are touched.
+    """
+    if key is None:
+        return Verdict(field="key", rule="input events are keyed by tournament id",
+                       reason="message has no key; input events are keyed by their tournament id")
+    if raw is None:
+        return Verdict(field="(message)", rule="JSON object", reason="message has no value")
+    held = {tid: len(bodies) for tid, bodies in judge.pending.items()}
+    judge.touched = set()
+    try:
+        return judge.judge(raw, key)
+    except Exception as exc:  # noqa: BLE001 - one message's failure must not stop the partition
+        log.exception("judging a message failed; it goes to dead-letters")
+        for tid in list(judge.pending):
+            if tid in held:
+                del judge.pending[tid][held[tid]:]
+            else:
+                del judge.pending[tid]
+        for tid in judge.touched:
+            judge.states.pop(tid, None)
+        return Verdict(field="(message)", rule="judged without error", reason=f"{type(exc).__name__}: {exc}"[:MAX_REASON_CHARS])
 
 
 def match_result(state: TournamentState, event: Any) -> MatchResultDecided:
@@ -193,16 +274,6 @@ def match_result(state: TournamentState, event: Any) -> MatchResultDecided:
     )
 
 
-def dead_letter(origin: dict[str, Any], key: bytes | None, value: bytes | None, field: str, rule: str, reason: str) -> bytes:
-    """The dead-letter envelope (JSON bytes) of a refused message; ``origin`` = topic/partition/offset."""
-    return json.dumps({
-        **origin,
-        "key": key.decode("utf-8", "replace") if key is not None else None,
-        "value": value.decode("utf-8", "replace") if value is not None else None,
-        "field": field, "rule": rule, "reason": reason,
-    }, sort_keys=True).encode()
-
-
 # ---------------------------------------------------------------------------------- faust wiring
 APP_ID = f"{topics.prefix()}olympiad-processors"
 DATADIR = ROOT / "var" / "faust" / APP_ID
@@ -213,6 +284,7 @@ app = faust.App(
     store="memory://",
     datadir=str(DATADIR),
     web_enabled=False,
+    web_bind="127.0.0.1",  # `faust worker` without --without-web turns the web server on: never on 0.0.0.0
     topic_replication_factor=int(os.environ.get("OLYMPIAD_REPLICATION_FACTOR", "1")),
     consumer_auto_offset_reset="earliest",
     producer_acks=-1,
@@ -326,10 +398,10 @@ async def judge_batch(batch: list[Any]) -> None:
     partitions: dict[str, int] = {}  # tournament -> its source partition (key T: one per tournament)
     for event in batch:
         msg = event.message
-        verdict = JUDGE.judge(event.value, event.key)
+        verdict = judge_message(JUDGE, event.value, event.key)
         if not verdict.accepted:
             origin = {"topic": msg.topic, "partition": msg.partition, "offset": msg.offset}
-            log.warning("dead letter %s:%s:%s: %s [rule: %s]", msg.topic, msg.partition, msg.offset, verdict.reason, verdict.rule)
+            log.warning("dead letter %s:%s:%s: %s [rule: %s]", msg.topic, msg.partition, msg.offset, verdict.reason[:MAX_REASON_CHARS], verdict.rule)
             await outbox.add(topics.DEAD_LETTERS, event.key, dead_letter(
                 origin, event.key, event.value, verdict.field, verdict.rule, verdict.reason))
             if verdict.command_id is not None and event.key is not None:

@@ -2,11 +2,15 @@
 
 This is the form auditors receive and the form the project ships for Samarkand 2026 Open.
 Reading stops at the first bad line with ``EventSchemaError`` naming the line number, the
-field and the rule: nothing of a bad log is applied.
+field and the rule: nothing of a bad log is applied. A file that cannot be read as a log (a
+``.gz`` that is not gzip or is cut short, text that is not UTF-8) is refused the same way,
+with the line where reading stopped: one message, one line number, never a traceback.
 """
 from __future__ import annotations
 
 import gzip
+import re
+import zlib
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -14,10 +18,7 @@ from schemas.canonical import canonical_json
 from schemas.events import EventSchemaError, parse_event
 
 
-def _open(path: Path, mode: str):
-    if path.suffix == ".gz":
-        return gzip.open(path, mode + "t", encoding="utf-8", newline="\n")
-    return path.open(mode, encoding="utf-8", newline="\n")
+_JSON_POSITION = re.compile(r"line \d+ column (\d+) \(char \d+\)")  # json's position within the one line
 
 
 def write_log(path: Path, events: Iterable[Any]) -> int:
@@ -39,15 +40,29 @@ def write_log(path: Path, events: Iterable[Any]) -> int:
 def read_log(path: Path) -> list[Any]:
     """Parse every event of the log at ``path``, in order.
 
-    Raises ``EventSchemaError`` whose message starts with ``line N:`` for the first bad line.
+    Raises ``EventSchemaError`` whose message starts with ``line N:`` for the first bad line
+    (field ``(line)`` with rule ``JSON syntax``, ``UTF-8 text`` or ``gzip file`` for a line or a
+    file that cannot be read; the field and the event's rule for an event that does not fit).
     """
     events = []
-    with _open(path, "r") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                events.append(parse_event(line))
-            except EventSchemaError as exc:
-                raise EventSchemaError(f"line {n}: {exc.message}", field=exc.field, rule=exc.rule) from None
+    n = 0
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rb") as fh:
+            for n, raw in enumerate(fh, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    line = raw.rstrip(b"\r\n").decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise EventSchemaError(f"line {n}: byte {exc.start + 1} is not UTF-8 ({exc.reason})",
+                                           field="(line)", rule="UTF-8 text") from None
+                try:
+                    events.append(parse_event(line))
+                except EventSchemaError as exc:
+                    message = _JSON_POSITION.sub(r"column \1", exc.message)
+                    raise EventSchemaError(f"line {n}: {message}", field=exc.field, rule=exc.rule) from None
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        what = "ends before its end-of-stream marker (truncated)" if isinstance(exc, EOFError) else f"is not a valid gzip file ({exc})"
+        raise EventSchemaError(f"line {n + 1}: {path.name} {what}; {n} lines read", field="(file)", rule="gzip file") from None
     return events

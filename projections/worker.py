@@ -14,6 +14,12 @@ database), so a batch is applied once or not at all, whatever crashes in between
 A redelivered or duplicated event id is also a no-op (``TournamentState.apply``), so replaying
 the topic from offset 0 changes nothing.
 
+Bad input never stops the worker: each tournament's part of a batch is projected in a savepoint;
+an event that cannot be projected (unreadable, refused by the rules, or failing in the standings
+or in the database: a value too long for its column, a NUL on PostgreSQL) is rolled back alone
+and goes to ``dead-letters`` with the exception (``schemas.dead_letters``); the positions move
+past it. A stored event that no longer applies is skipped on load.
+
 When standings are taken (the rule of ``projections.replay``): the standings after round r are
 the state's just before the pairing of round r + 1 is applied, then frozen; a later correction
 to round r changes the standings of the rounds after it. After every batch that changed a
@@ -62,6 +68,7 @@ from projections.store import (
     teams_table,
 )
 from schemas.canonical import canonical_json
+from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import StandingsUpdated, parse_event
 
 log = logging.getLogger("olympiad.projections")
@@ -109,10 +116,17 @@ def make_engine(url: str) -> Engine:
     if engine.dialect.name == "sqlite":
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            # pysqlite's own BEGIN handling breaks SAVEPOINT (the worker rolls one tournament's part
+            # of a batch back with one): SQLAlchemy's recipe, BEGIN emitted on begin below.
+            dbapi_conn.isolation_level = None
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN")
     return engine
 
 
@@ -146,14 +160,14 @@ class Projector:
         self.tournaments: dict[str, TournamentProjection] = {}
         # (tournament, round) -> {team: standings row} as last written, to write only what changed
         self._written: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+        self.dead_letters: list[bytes] = []  # envelopes of records that could not be projected, to publish
         self._load()
 
     def _load(self) -> None:
         """Rebuild every tournament's state from the stored events (in sequence order)."""
         with self.engine.connect() as conn:
-            for row in conn.execute(select(events_table.c.body).order_by(events_table.c.seq)):
-                event = parse_event(row.body)
-                self._projection(event.tournament_id).state.evolve(event)
+            for row in conn.execute(select(events_table.c.tournament_id, events_table.c.body).order_by(events_table.c.seq)):
+                _apply_stored(self._projection(row.tournament_id).state, row.body)
 
     def _projection(self, tournament_id: str) -> TournamentProjection:
         return self.tournaments.setdefault(tournament_id, TournamentProjection())
@@ -168,52 +182,36 @@ class Projector:
     def apply_batch(self, records: Iterable[Any]) -> list[Snapshot]:
         """Apply ``records`` (kafka-python ``ConsumerRecord``s, in partition order) in one transaction.
 
-        Returns the standings taken, to be published after the commit. An event the state refuses
-        (it cannot be, the processors judged it with the same rules) is logged and skipped.
+        Returns the standings taken, to be published after the commit. Each tournament's part of
+        the batch runs in a savepoint of its own: if anything fails while projecting it (an
+        exception of the rules, of the standings or of the database: a value its column cannot
+        hold), that part is rolled back and projected again one event at a time, and the event
+        that fails is dead-lettered with the exception (``dead_letters``, published by the
+        worker after the commit). Other tournaments never notice, and the stored positions move
+        past every record of the batch, so a restart does not meet the bad event again.
         """
         snapshots: list[Snapshot] = []
         ends: dict[tuple[str, int], int] = {}
-        last_position: dict[str, str] = {}
-        new_events: list[dict[str, Any]] = []
-        with self.engine.begin() as conn:
-            for rec in records:
-                ends[(rec.topic, rec.partition)] = rec.offset + 1
+        parts: dict[str, list[tuple[Any, Any]]] = {}  # tournament -> its (record, event)s, in log order
+        for rec in records:
+            ends[(rec.topic, rec.partition)] = rec.offset + 1
+            try:
                 event = parse_event(rec.value)
-                tid = event.tournament_id
-                proj = self._projection(tid)
-                fixed = fixes_standings_of(event)
-                if fixed is not None and proj.dirty and event.event_id not in proj.state.applied:
-                    # The standings after the previous round are those of the state before this pairing.
-                    snapshots.append(Snapshot(tid, standings_after(proj.state, fixed), f"{rec.partition}:{rec.offset}"))
-                    proj.dirty = False
+            except Exception as exc:  # noqa: BLE001 - a record no build of ours wrote: dead-letter it, go on
+                self._refuse(rec, exc)
+                continue
+            parts.setdefault(event.tournament_id, []).append((rec, event))
+        written: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+        with self.engine.begin() as conn:
+            for tid, part in parts.items():
                 try:
-                    new = proj.state.evolve(event)
-                except RuleViolation as exc:
-                    log.error("tournament-log %s:%s: %s refused by the projection: %s", rec.partition, rec.offset, event.event_id, exc)
-                    continue
-                last_position[tid] = f"{rec.partition}:{rec.offset + 1}"
-                if not new:
-                    continue
-                new_events.append({
-                    "event_id": event.event_id, "tournament_id": tid, "type": event.type,
-                    "schema_version": event.schema_version, "body": rec.value.decode(),  # the processors' canonical JSON
-                })
-                proj.dirty = True
-                if event.type == "TeamRegistered":
-                    proj.teams_changed = True
-                elif event.type == "RoundPaired":
-                    proj.tables.update((event.round, t.table) for t in event.tables)
-                elif event.type in topics.BOARD_LEVEL:
-                    proj.tables.add((event.round, event.table))
-            if new_events:
-                conn.execute(insert(events_table), new_events)
-            for tid, proj in self.tournaments.items():
-                self._write_changes(conn, tid, proj)
-                if proj.dirty and proj.state.rounds:
-                    snapshots.append(Snapshot(tid, standings_after(proj.state, max(proj.state.rounds)), last_position.get(tid, "")))
-                    proj.dirty = False
-            written = {(snap.tournament_id, snap.standings.round): self._write_standings(conn, snap.tournament_id, snap.standings)
-                       for snap in snapshots}
+                    with conn.begin_nested():
+                        done = self._project(conn, tid, part, written)
+                except Exception:  # noqa: BLE001 - find the event that fails, project the others
+                    log.exception("tournament %s: batch of %d events failed; projecting them one by one", tid, len(part))
+                    self._reload(conn, tid)
+                    done = self._project_one_by_one(conn, tid, part, written)
+                snapshots += done
             if ends:
                 positions = [{"consumer": self.consumer_name, "topic": topic, "partition": partition, "next_offset": next_offset}
                              for (topic, partition), next_offset in ends.items()]
@@ -221,6 +219,92 @@ class Projector:
                 conn.execute(insert(offsets_table), positions)
         self._written.update(written)  # only once committed
         return snapshots
+
+    def _project_one_by_one(self, conn: Connection, tid: str, part: list[tuple[Any, Any]],
+                            written: dict[tuple[str, int], dict[str, dict[str, Any]]]) -> list[Snapshot]:
+        """Project ``part`` one event per savepoint; an event that fails is rolled back and dead-lettered."""
+        snapshots: list[Snapshot] = []
+        for rec, event in part:
+            mine: dict[tuple[str, int], dict[str, dict[str, Any]]] = dict(written)
+            try:
+                with conn.begin_nested():
+                    done = self._project(conn, tid, [(rec, event)], mine)
+            except Exception as exc:  # noqa: BLE001 - the event cannot be projected: it alone is dropped
+                self._reload(conn, tid)
+                self._refuse(rec, exc)
+                continue
+            written.update(mine)
+            snapshots += done
+        return snapshots
+
+    def _project(self, conn: Connection, tid: str, part: list[tuple[Any, Any]],
+                 written: dict[tuple[str, int], dict[str, dict[str, Any]]]) -> list[Snapshot]:
+        """Apply one tournament's events of the batch and write its read-model changes and standings.
+
+        ``written`` gets the standings rows written (and gives those written earlier in this
+        transaction). Events the rules refuse are dead-lettered (the processors judged them with
+        the same rules, so it cannot be but for a log written by another build). Raises whatever
+        the projection raises; the caller rolls the savepoint back and reloads the state.
+        """
+        snapshots: list[Snapshot] = []
+        refused: list[tuple[Any, Exception]] = []
+        new_events: list[dict[str, Any]] = []
+        last_position = ""
+        proj = self._projection(tid)
+        for rec, event in part:
+            fixed = fixes_standings_of(event)
+            if fixed is not None and proj.dirty and event.event_id not in proj.state.applied:
+                # The standings after the previous round are those of the state before this pairing.
+                snapshots.append(Snapshot(tid, standings_after(proj.state, fixed), f"{rec.partition}:{rec.offset}"))
+                proj.dirty = False
+            try:
+                new = proj.state.evolve(event)
+            except RuleViolation as exc:
+                refused.append((rec, exc))
+                continue
+            last_position = f"{rec.partition}:{rec.offset + 1}"
+            if not new:
+                continue
+            new_events.append({
+                "event_id": event.event_id, "tournament_id": tid, "type": event.type,
+                "schema_version": event.schema_version, "body": rec.value.decode(),  # the processors' canonical JSON
+            })
+            proj.dirty = True
+            if event.type == "TeamRegistered":
+                proj.teams_changed = True
+            elif event.type == "RoundPaired":
+                proj.tables.update((event.round, t.table) for t in event.tables)
+            elif event.type in topics.BOARD_LEVEL:
+                proj.tables.add((event.round, event.table))
+        if new_events:
+            conn.execute(insert(events_table), new_events)
+        self._write_changes(conn, tid, proj)
+        if proj.dirty and proj.state.rounds:
+            snapshots.append(Snapshot(tid, standings_after(proj.state, max(proj.state.rounds)), last_position))
+            proj.dirty = False
+        for snap in snapshots:
+            key = (tid, snap.standings.round)
+            written[key] = self._write_standings(conn, tid, snap.standings, written.get(key, self._written.get(key)))
+        for rec, exc in refused:
+            self._refuse(rec, exc)
+        return snapshots
+
+    def _reload(self, conn: Connection, tid: str) -> None:
+        """Rebuild the state of ``tid`` from its stored events as ``conn`` sees them (after a rollback)."""
+        self.tournaments.pop(tid, None)
+        proj = self._projection(tid)
+        for row in conn.execute(select(events_table.c.body).where(events_table.c.tournament_id == tid).order_by(events_table.c.seq)):
+            _apply_stored(proj.state, row.body)
+
+    def _refuse(self, rec: Any, exc: Exception) -> None:
+        """Queue the dead letter of a record the projection could not take (published after the commit)."""
+        field = getattr(exc, "field", "") or "(event)"
+        rule = getattr(exc, "rule", "") or "projected without error"
+        log.error("tournament-log %s:%s dead-lettered by the projection: %s: %s", rec.partition, rec.offset,
+                  type(exc).__name__, str(exc)[:MAX_REASON_CHARS])
+        self.dead_letters.append(dead_letter({"topic": rec.topic, "partition": rec.partition, "offset": rec.offset,
+                                              "refused_by": self.consumer_name},
+                                             rec.key, rec.value, field, rule, f"{type(exc).__name__}: {exc}"))
 
     def _write_changes(self, conn: Connection, tid: str, proj: TournamentProjection) -> None:
         """Upsert the teams and the changed matches of one tournament (rows as ``projections.store`` lays them)."""
@@ -235,16 +319,15 @@ class Projector:
         proj.teams_changed = False
         proj.tables.clear()
 
-    def _write_standings(self, conn: Connection, tid: str, st: RoundStandings) -> dict[str, dict[str, Any]]:
+    def _write_standings(self, conn: Connection, tid: str, st: RoundStandings,
+                         before: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]]:
         """Replace the standings document of (tournament, round) and the standings rows that changed;
         return the rows ``{team: row}`` as the read model now holds them.
 
-        A result usually moves a few teams, so only the rows that differ from those this worker
-        last committed for the round are replaced; after a start (nothing written yet) all of them.
+        A result usually moves a few teams, so only the rows that differ from ``before`` (the rows
+        this worker last wrote for the round) are replaced; with no ``before`` (after a start) all of them.
         """
-        key = (tid, st.round)
         rows = {row["team_id"]: row for row in standings_rows(tid, st)}
-        before = self._written.get(key)
         changed = [row for team, row in rows.items() if before is None or before.get(team) != row]
         if before is None:
             conn.execute(delete(standings_table).where(
@@ -266,13 +349,27 @@ class Projector:
         for tid, p in self.tournaments.items():
             if p.state.rounds:
                 partition = topics.partition_for(tid.encode(), topics.TOURNAMENT_LOG.partitions)
-                out.append(Snapshot(tid, standings_after(p.state, max(p.state.rounds)), f"{partition}:{stored.get(partition, 0)}"))
+                try:
+                    standings = standings_after(p.state, max(p.state.rounds))
+                except Exception:  # noqa: BLE001 - one tournament's standings never stop the others'
+                    log.exception("tournament %s: no standings to republish", tid)
+                    continue
+                out.append(Snapshot(tid, standings, f"{partition}:{stored.get(partition, 0)}"))
         return out
 
     def proposal(self, tid: str) -> Any | None:
         """``PairingProposed`` for the round after the last paired one, once that round is complete; else None."""
         state = self.tournaments[tid].state
         return next_round_proposal(state) if state.rounds else None
+
+
+def _apply_stored(state: TournamentState, body: str) -> None:
+    """Apply one stored event on load; one that no longer applies (stored by another build) is
+    logged and skipped: a restart never stops on it."""
+    try:
+        state.evolve(parse_event(body))
+    except Exception as exc:  # noqa: BLE001 - whatever it is, the other events and tournaments go on
+        log.error("stored event skipped on load: %s: %s", type(exc).__name__, str(exc)[:MAX_REASON_CHARS])
 
 
 def standings_event(snap: Snapshot) -> StandingsUpdated:
@@ -333,8 +430,8 @@ class Worker:
         for tid in {s.tournament_id for s in snapshots}:
             try:
                 proposal = self.projector.proposal(tid)
-            except ValueError as exc:  # projections.pairing.matching.NoLegalPairing among them
-                log.error("%s: no pairing proposed for the next round: %s", tid, exc)
+            except Exception as exc:  # noqa: BLE001 - NoLegalPairing among them; never stops the worker
+                log.error("%s: no pairing proposed for the next round: %s: %s", tid, type(exc).__name__, exc)
                 continue
             if proposal is None:
                 continue
@@ -344,6 +441,10 @@ class Worker:
             self.producer.send(topics.name(topics.PAIRINGS, self.topic_prefix),
                                key=topics.round_key(tid, proposal.round).encode(), value=marker.encode())
             self._proposed[tid] = marker
+        dead = topics.name(topics.DEAD_LETTERS, self.topic_prefix)
+        for envelope in self.projector.dead_letters:
+            self.producer.send(dead, value=envelope)
+        self.projector.dead_letters.clear()
         self.producer.flush()
 
     def poll(self) -> list[Any]:

@@ -334,7 +334,7 @@ def _v1_board_result(raw: dict[str, Any]) -> dict[str, Any]:
     reason = raw.get("reason")
     if reason:
         out["note"] = reason
-        if raw.get("result") in FORFEIT_CODES:
+        if isinstance(raw.get("result"), str) and raw["result"] in FORFEIT_CODES:  # any JSON may come in
             out["forfeit"] = "other"
     terminal = raw.get("terminal_id")
     if terminal and terminal != "import":

@@ -26,6 +26,7 @@ from fastapi import Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, StreamingResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
@@ -34,6 +35,7 @@ from processors.tournament import RuleViolation, TournamentState
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
 from olympiad.web import pages, views
+from olympiad.web.guards import Guards
 from olympiad.web.auth import Refused, TokenStore
 from olympiad.web.backend import Backend, StandingsUpdate, compact_rows
 from olympiad.web.broadcast import Broadcaster, sse_message
@@ -138,7 +140,15 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     @app.exception_handler(views.NotFound)
     async def _not_found(request: Request, exc: views.NotFound):
-        return JSONResponse(Refusal(detail=str(exc)).model_dump(), status_code=404)
+        return JSONResponse(Refusal(detail=str(exc), field="(path)", rule="known resources").model_dump(), status_code=404)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        # FastAPI's own refusals: a body that is not JSON (400), an unknown route (404), a method (405).
+        field, rule = {400: ("(body)", "JSON syntax"), 404: ("(path)", "known resources")}.get(
+            exc.status_code, ("(request)", f"HTTP {exc.status_code}"))
+        return JSONResponse(Refusal(detail=str(exc.detail), field=field, rule=rule).model_dump(),
+                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RuleViolation)
     async def _rule(request: Request, exc: RuleViolation):
@@ -446,4 +456,5 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         return FileResponse(STATIC / "team.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guards)  # body size limit (413), security headers
     return app

@@ -20,6 +20,11 @@ from sqlalchemy import Boolean, Column, MetaData, String, Table, Text, delete, i
 from sqlalchemy.engine import Engine
 
 CHIEF_TERMINAL = "chief-arbiter"
+MIN_TOKEN_BITS = 128
+TOKEN_RULE = "a chief token holds at least 128 bits: 22 URL-safe base64 or 32 hex characters, 8 different at least"
+_ALPHABETS = (("0123456789", 10), ("0123456789abcdef", 16), ("0123456789ABCDEF", 16),
+              ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", 64),
+              ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=", 64))
 
 _metadata = MetaData()
 tokens_table = Table(
@@ -60,6 +65,26 @@ class Terminal:
         return "table" + ("s " if len(self.tables) > 1 else " ") + ", ".join(str(t) for t in sorted(self.tables))
 
 
+def token_bits(token: str) -> float:
+    """The bits a token holds at most: its length times log2 of the smallest usual alphabet (digits,
+    hex, base64) that holds every one of its characters (0 for other characters)."""
+    import math
+
+    for alphabet, size in _ALPHABETS:
+        if set(token) <= set(alphabet):
+            return len(token) * math.log2(size)
+    return 0.0
+
+
+def check_chief_token(token: str) -> None:
+    """Refuse a chief token given by the operator that is guessable (``TOKEN_RULE``): fewer than
+    ``MIN_TOKEN_BITS`` bits by ``token_bits``, or fewer than 8 different characters.
+    Raises ``ValueError`` naming the rule; ``secrets.token_urlsafe(16)`` and ``openssl rand -hex 16`` pass."""
+    if token_bits(token) < MIN_TOKEN_BITS or len(set(token)) < 8:
+        raise ValueError(f"chief token of {len(token)} characters holds {token_bits(token):.0f} bits at most "
+                         f"[rule: {TOKEN_RULE}]")
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -81,7 +106,10 @@ class TokenStore:
 
     def set_chief_token(self, tournament_id: str, token: str | None = None) -> str:
         """Make ``token`` (or a fresh random one) the chief arbiter's token of ``tournament_id``;
-        an earlier chief token stops working. Returns the token."""
+        an earlier chief token stops working. Returns the token.
+        Raises ``ValueError`` for a given token weaker than ``TOKEN_RULE``."""
+        if token is not None:
+            check_chief_token(token)
         token = token or secrets.token_urlsafe(24)
         with self.engine.begin() as conn:
             conn.execute(delete(tokens_table).where(

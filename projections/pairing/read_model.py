@@ -19,14 +19,18 @@ _PROPOSALS = slot_memo(256)
 
 def next_round_proposal(state: TournamentState) -> PairingProposed | None:
     """The ``PairingProposed`` event for the next round of ``state``, or None while there is none:
-    the last paired round is not complete yet, or the profile's last round has been paired.
+    a paired round is not complete yet (the last one, or an earlier one that a round was paired
+    over while a board of it had no result: C.04 pairs on complete scores, so the proposal waits
+    for that result), or the profile's last round has been paired.
 
     Before round 1 the proposal exists as soon as two teams are registered. Teams listed absent
     or withdrawn are left out (``propose_pairing``); raises ``NoLegalPairing`` when the next round
     cannot be paired.
     """
     last = max(state.rounds, default=0)
-    if last >= state.profile.rounds or (last and not state.round_complete(last)) or len(state.teams) < 2:
+    if last >= state.profile.rounds or len(state.teams) < 2:
+        return None
+    if not all(state.round_complete(r) for r in range(last, 0, -1)):  # the last round first: the usual wait
         return None
     history = build_history(state, last)
     tid = state.tournament_id or ""

@@ -42,7 +42,7 @@ from schemas.events import parse_event
 pytestmark = pytest.mark.e2e
 
 TID = "samarkand-2026-open"
-CHIEF = "e2e-chief-token"
+CHIEF = "e2e-chief-token-4f9c1a7e2b"
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / os.environ.get("OLYMPIAD_SCREENSHOTS", "var/screenshots")
 CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -25,7 +25,7 @@ from olympiad.web.embedded import EmbeddedBackend, store_engine
 from olympiad.web.preload import held_back, through_round
 
 TID = "samarkand-2026-open"
-CHIEF = "chief-test-token"
+CHIEF = "chief-test-token-4f9c1a7e2b"
 BASE = f"/api/tournaments/{TID}"
 
 

@@ -34,7 +34,7 @@ from olympiad.web.preload import held_back, through_round
 
 pytestmark = pytest.mark.integration
 TID = "samarkand-2026-open"
-CHIEF = "chief-kafka-test"
+CHIEF = "chief-kafka-test-4f9c1a7e2b"
 BASE = f"/api/tournaments/{TID}"
 
 

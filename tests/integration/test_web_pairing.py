@@ -10,7 +10,7 @@ from olympiad.web.auth import TokenStore
 from olympiad.web.embedded import EmbeddedBackend, store_engine
 from tests.factories import TID, four_team_round_one
 
-CHIEF = "chief-pairing-token"
+CHIEF = "chief-pairing-token-4f9c1a7e2b"
 BASE = f"/api/tournaments/{TID}"
 
 

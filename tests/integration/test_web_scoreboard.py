@@ -24,7 +24,7 @@ from producers.sources import load_source
 from projections.store import EventStore
 
 TID = "samarkand-2026-open"
-CHIEF = "chief-scoreboard-token"
+CHIEF = "chief-scoreboard-token-4f9c1a7e2b"
 BASE = f"/api/tournaments/{TID}"
 KEYS = ("rank", "pairing_number", "team_id", "name", "federation", "mp", "gp", "tiebreaks", "record")
 
