@@ -214,7 +214,9 @@ def round_pair(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str]
     state = embedded_state(db, kafka)
     if state is not None and rnd in state.proposals:
         p = state.proposals[rnd]
-        _show_pairing(p.tables, p.bye, p.absent, state, f"proposed pairing of round {rnd} ({p.profile})")
+        what = f"proposed pairing of round {rnd} ({p.profile})" if p.type == "PairingProposed" else \
+            f"amended pairing of round {rnd} (round pair again for the engine's proposal)"
+        _show_pairing(p.tables, p.bye, p.absent, state, what)
 
 
 @round_app.command("amend")
@@ -268,6 +270,11 @@ def round_close(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str
     key (``--key`` of ``olympiad new``) signs the round's checkpoint."""
     outcome = submit("CloseRound", {"tournament_id": tournament, "actor": actor(who), "round": rnd}, db, kafka)
     from producers.signing import checkpoint_command, key_path, load_or_create_key
+
+    state = embedded_state(db, kafka)
+    if state is not None and rnd in state.closed:
+        console().print(f"official standings after round {rnd}: sha256 {state.closed[rnd]} (olympiad replay "
+                        f"--through-round {rnd} shows them)")
 
     path = key_path(tournament)
     if not path.exists():
@@ -348,3 +355,7 @@ def correct(
     """The chief arbiter's correction of a board result; after the next round is published it is a late correction."""
     submit("CorrectResult", {"tournament_id": tournament, "actor": actor(f"terminal:{terminal}" if terminal else who),
                              "round": rnd, "table": table, "board": board, "result": result, "reason": reason}, db, kafka)
+    state = embedded_state(db, kafka)
+    if state is not None and rnd + 1 in state.rounds:
+        console().print(f"a late correction: round {rnd + 1} is published, so the standings after round {rnd} stay as "
+                        f"published; it counts from the standings after round {rnd + 1} on")

@@ -94,7 +94,8 @@ def nominations_open(state: "TournamentState", when: Any, field: str) -> None:
     """Rosters are fixed at the nomination deadline (R-D1), or at the publication of round 1."""
     deadline = state.created.nomination_deadline
     if state.rounds:
-        raise RuleViolation("round 1 is published: rosters are fixed", field=field, rule="R-D1 nomination deadline")
+        raise RuleViolation("round 1 is published: rosters are fixed from then on", field=field,
+                            rule="R-D1 nomination deadline")
     if deadline is not None and when is not None and _after(when, deadline):
         raise RuleViolation(f"the nomination deadline {deadline.isoformat()} has passed", field=field,
                             rule="R-D1 nomination deadline")
@@ -110,7 +111,7 @@ def _after(when: Any, deadline: Any) -> bool:
 
 def _roster_changed(state: "TournamentState", e: Any) -> None:
     team_known(state, e.team_id, "team_id")
-    nominations_open(state, e.occurred_at, "team_id")
+    nominations_open(state, e.occurred_at, "players")
     check_roster(state, e.players)
 
 
@@ -126,6 +127,9 @@ def _starting_ranks(state: "TournamentState", e: Any) -> None:
 
 def _lineup(state: "TournamentState", e: Any) -> None:
     team_known(state, e.team_id, "team_id")
+    if e.team_id in state.withdrawn and state.withdrawn[e.team_id] <= e.round:
+        raise RuleViolation(f"team {e.team_id!r} withdrew from round {state.withdrawn[e.team_id]}", field="team_id",
+                            rule="withdrawn teams are not paired")
     round_of_profile(state, e.round)
     if e.round in state.rounds:
         raise RuleViolation(f"round {e.round} is published: its line-ups are fixed", field="round",
@@ -226,7 +230,9 @@ def board_key(state: "TournamentState", e: Any) -> tuple[int, int, int]:
     """The board a result event is about; raises unless its round and table are published and the
     board exists (R-D1)."""
     if e.round not in state.rounds:
-        raise RuleViolation(f"round {e.round} has not been paired", field="round", rule="results only for paired rounds")
+        proposed = " (it is proposed, not published)" if e.round in state.proposals else ""
+        raise RuleViolation(f"round {e.round} has not been published{proposed}", field="round",
+                            rule="results only for paired rounds")
     if (e.round, e.table) not in state.tables:
         raise RuleViolation(f"round {e.round} has no table {e.table}", field="table",
                             rule="results only for tables of the round's pairing")
@@ -279,8 +285,17 @@ def _closed(state: "TournamentState", e: Any) -> None:
         raise RuleViolation(f"round {e.round} has not been paired", field="round", rule="close a published round")
     if e.round in state.closed:
         raise RuleViolation(f"round {e.round} is already closed", field="round", rule="a round is closed once")
-    if not state.round_complete(e.round):
-        raise RuleViolation(f"round {e.round} still misses results", field="round", rule="close a round when every result is in")
+    missing_results(state, e.round)
+
+
+def missing_results(state: "TournamentState", rnd: int) -> None:
+    """Raise, naming the tables and boards, unless every board of round ``rnd`` has a result."""
+    missing = [f"table {t.table} board {b}" for t in state.rounds[rnd].tables for b in range(1, state.profile.boards + 1)
+               if (rnd, t.table, b) not in state.results]
+    if missing:
+        shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
+        raise RuleViolation(f"round {rnd} still misses {len(missing)} result(s): {shown}", field="round",
+                            rule="close a round when every result is in")
 
 
 def pairing_digest(state: "TournamentState", rnd: int) -> str:

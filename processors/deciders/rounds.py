@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from processors.deciders import identity
-from processors.rules import round_of_profile
+from processors.rules import missing_results, round_of_profile
 from processors.tournament import RuleViolation, TournamentState
 from schemas.events import PairingAmended, PairingProposed, RoundClosed, RoundPaired, Table
 
@@ -46,9 +46,15 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
         proposal = propose_pairing(build_history(state, c.round - 1), state.profile, c.round, absent)
     except NoLegalPairing as exc:
         raise RuleViolation(f"no legal pairing of round {c.round}: {exc}", field="round", rule="a legal pairing exists") from None
-    return [identity.numbered(state, f"{c.tournament_id}/r{c.round}/proposal/", lambda eid: PairingProposed(
+    prefix = f"{c.tournament_id}/r{c.round}/proposal/"
+    event = identity.numbered(state, prefix, lambda eid: PairingProposed(
         event_id=eid, **identity.stamp(c), round=c.round, tables=proposal.tables, bye=proposal.bye,
-        absent=proposal.absent, profile=state.profile.name))]
+        absent=proposal.absent, profile=state.profile.name))
+    current = state.proposals.get(c.round)
+    if current is not None and current.event_id != event.event_id and event.event_id in state.applied:
+        # pairing again after an amendment goes back to the engine's proposal: a new one
+        event = event.model_copy(update={"event_id": f"{prefix}{identity.count(state, prefix) + 1}"})
+    return [event]
 
 
 def checker_report(state: TournamentState, rnd: int, tables: tuple[Table, ...], bye: str | None,
@@ -90,7 +96,10 @@ def amend(state: TournamentState, c: Any) -> list[Any]:
     """``AmendPairing`` -> ``PairingAmended``: the proposal with the arbiter's swaps (or the given
     tables), the reason, and the checker's report on the result."""
     current = state.proposals.get(c.round)
-    if current is None or c.round in state.rounds:
+    if c.round in state.rounds:
+        raise RuleViolation(f"round {c.round} is published: its pairing is fixed", field="round",
+                            rule="amend a pairing before it is published")
+    if current is None:
         raise RuleViolation(f"round {c.round} has no proposed pairing to amend (pair it first)", field="round",
                             rule="amend the engine's proposal")
     tables = list(c.tables if c.tables is not None else current.tables)
@@ -136,9 +145,7 @@ def close(state: TournamentState, c: Any) -> list[Any]:
         raise RuleViolation(f"round {c.round} has not been paired", field="round", rule="close a published round")
     if c.round in state.closed:
         return [state.applied[identity.closed(c.tournament_id, c.round)]]
-    if not state.round_complete(c.round):
-        raise RuleViolation(f"round {c.round} still misses results", field="round",
-                            rule="close a round when every result is in")
+    missing_results(state, c.round)
     digest = standings_after(state, c.round).digest
     return [RoundClosed(event_id=identity.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
                         digest=digest)]

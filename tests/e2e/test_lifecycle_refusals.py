@@ -51,7 +51,7 @@ PLAYERS = [x for b in range(1, 6) for x in ("--player", f"New {b};;;{2000 - b}")
 def test_a_roster_change_after_the_nomination_deadline(cup, tmp_path):
     run, store, _ = cup
     # after round 1 is published, and (on a fresh tournament) after the deadline's time
-    refused(run, store, "team", "roster", TID, "T01", *PLAYERS, field="team_id", rule="R-D1 nomination deadline")
+    refused(run, store, "team", "roster", TID, "T01", *PLAYERS, field="players", rule="R-D1 nomination deadline")
     db = f"sqlite:///{tmp_path / 'fresh.sqlite'}"
     fresh = CliRunner().invoke(app, ["new", "fresh-cup", "--name", "Fresh", "--nomination-deadline", "2026-12-01T12:00:00Z"],
                                env={"OLYMPIAD_DB": db, "OLYMPIAD_CLOCK": "2026-12-01T09:00:00Z"})
@@ -115,3 +115,27 @@ def test_a_result_for_a_round_not_yet_published(cup):
     refused(run, store, "enter", TID, 2, 1, 1, "1-0", field="round", rule="results only for paired rounds")
     refused(run, store, "enter", TID, 2, 1, 1, "1-0", "--terminal", "t1", field="round",
             rule="a terminal enters the current round")
+
+
+def test_closing_names_the_missing_results_and_pairing_again_undoes_an_amendment(cup):
+    """From a fresh user's trial: what is missing is named; ``round pair`` after an amendment goes
+    back to the engine's proposal; a withdrawn team's line-up is refused."""
+    run, store, t1 = cup
+    out = refused(run, store, "round", "close", TID, 1, field="round", rule="close a round when every result is in")
+    assert "still misses 15 result(s): table 1 board 2, table 1 board 3" in out
+    for table in store.state.rounds[1].tables:
+        codes = ["-", "0-1", "1/2-1/2", "1-0"] if table.table == 1 else ["1-0", "0-1", "1/2-1/2", "1-0"]
+        assert run("results", TID, 1, table.table, *codes)[0] == 0
+    assert run("round", "pair", TID, 2)[0] == 0
+    engine = store.refresh().proposals[2]
+    a, b = engine.tables[0].home, engine.tables[1].home
+    assert run("round", "amend", TID, 2, "--swap-teams", f"{a},{b}", "--reason", "test")[0] == 0
+    assert store.refresh().proposals[2].type == "PairingAmended"
+    code, out = run("round", "pair", TID, 2)
+    assert code == 0 and f"recorded: {TID}/r2/proposal/2" in out
+    again = store.refresh().proposals[2]
+    assert (again.type, again.tables) == ("PairingProposed", engine.tables)
+    assert run("team", "withdraw", TID, "T08", "--reason", "left", "--from-round", 3)[0] == 0
+    refused(run, store, "lineup", TID, 3, "T08", 1, 2, 3, 4, field="team_id", rule="withdrawn teams are not paired")
+    refused(run, store, "round", "amend", TID, 1, "--swap-teams", f"{a},{b}", "--reason", "late", field="round",
+            rule="amend a pairing before it is published")
