@@ -434,5 +434,8 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
     def team_page(team_id: str) -> FileResponse:
         return FileResponse(STATIC / "team.html")
 
+    from olympiad.web.commands_api import command_routes  # the arbiter's commands and page (issue 11)
+
+    app.include_router(command_routes(backend, tokens))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
