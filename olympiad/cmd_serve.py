@@ -43,12 +43,19 @@ def serve(
                                                help="with --kafka: the pipeline's topic prefix"),
     tournament: Optional[str] = typer.Option(None, "--tournament", help="with --kafka: the tournament to serve "
                                              "(default: the first created on tournament-log)"),
+    new: Optional[str] = typer.Option(None, "--new", metavar="NAME", help="start a new event on an empty store: "
+                                      "prints the chief arbiter's token and the arbiter page (/arbiter), where the "
+                                      "tournament NAME is created"),
+    profile: str = typer.Option("olympiad-2022", "--profile", help="with --new: the rule profile offered"),
 ) -> None:
     """Serve the scoreboard (/), the result-entry page (/entry), the API (/docs) and the standings stream.
 
     Prints the chief arbiter's token: with it, issue one token per terminal (POST
     /api/tournaments/{id}/terminals) scoped to its tables.
     """
+    if new is not None:
+        serve_new(new, profile, db, host, port, chief_token)
+        return
     events = None
     if source is not None:
         events = load_or_refuse(source)
@@ -71,7 +78,11 @@ def serve(
     console.print(f"chief arbiter token: {token}", highlight=False, soft_wrap=True)
     console.print(f"scoreboard  {base}/\nentry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs",
                   highlight=False, soft_wrap=True)
-    web = create_app(backend, tokens)
+    run_server(create_app(backend, tokens), host, port)
+
+
+def run_server(web: Any, host: str, port: int) -> None:
+    """Serve ``web`` with uvicorn until Ctrl-C / SIGTERM (open streams are ended first)."""
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:  # Ctrl-C / SIGTERM: end the streams, then stop
@@ -80,6 +91,27 @@ def serve(
 
     Server(uvicorn.Config(web, host=host, port=port, log_level=os.environ.get("OLYMPIAD_LOG_LEVEL", "warning"),
                           timeout_graceful_shutdown=5)).run()
+
+
+def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chief_token: str | None) -> None:
+    """``serve --new NAME --profile P``: an empty event store (``db``; refused if it already holds a
+    tournament), the chief arbiter's token (``TokenStore`` under ``commands_api.NEW_EVENT`` until the
+    tournament is created on the arbiter page, then the tournament's), the arbiter page's address."""
+    from olympiad.web.commands_api import NEW_EVENT
+
+    backend, engine = embedded_backend(db, None, None)
+    if backend.tournament_id is not None:
+        refuse(ValueError(f"--new: the store already holds the tournament {backend.tournament_id!r}; serve it "
+                          "without --new, or give an empty --db"))
+    token = TokenStore(engine).set_chief_token(NEW_EVENT, chief_token)
+    base = f"http://{host}:{port}"
+    console.print(f"new event [bold]{name}[/] (profile {profile}): create it on the arbiter page", highlight=False)
+    console.print(f"chief arbiter token: {token}", highlight=False, soft_wrap=True)
+    console.print(f"arbiter page {base}/arbiter#token={token}\nscoreboard   {base}/\nentry page   "
+                  f"{base}/entry#token=<terminal token>\nAPI docs     {base}/docs", highlight=False, soft_wrap=True)
+    web = create_app(backend, TokenStore(engine))
+    web.state.new_event = {"name": name, "profile": profile}
+    run_server(web, host, port)
 
 
 def embedded_backend(db: str | None, events: list[Any] | None, source: str | None) -> tuple[EmbeddedBackend, Engine]:
