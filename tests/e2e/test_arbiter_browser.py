@@ -136,7 +136,6 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
     seen["board_order"] = board.execute_script(
         "return [...document.querySelectorAll('#standings tbody tr')].map(tr => tr.dataset.team)")
 
-    print(arb.find_element(By.ID, "results").get_attribute("outerHTML"), arb.get_log("browser"))
     WebDriverWait(arb, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, '#results tr[data-complete="true"]')) == 4)
     shoot(arb, "arbiter-4-results")
     for field, value in (("x-table", "1"), ("x-board", "1"), ("x-reason", "the scoresheet shows Black won")):
