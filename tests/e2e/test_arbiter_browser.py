@@ -143,6 +143,10 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
     Select(arb.find_element(By.ID, "x-result")).select_by_value("0-1")
     arb.find_element(By.ID, "correct").click()
     message(arb, "Correction of table 1, board 1: recorded")
+    arb.execute_script("document.getElementById('team-command').open = true")  # a roster change, now refused
+    Select(arb.find_element(By.ID, "tc-kind")).select_by_value("ChangeRoster")
+    arb.execute_script("document.getElementById('tc-submit').click()")
+    seen["roster_refused"] = message(arb, "ChangeRoster refused")
     arb.find_element(By.ID, "close").click()
     message(arb, "Closing round 1: recorded")
     WebDriverWait(arb, 5).until(lambda d: "closed" in d.find_element(By.ID, "closed").text)
@@ -169,6 +173,7 @@ def test_a_club_event_from_the_arbiter_page(tmp_path, browsers):  # noqa: F811
     names = [n for table in seen["names"].values() for pair in table for n in pair]
     assert any(n.startswith("Player 01-5") for n in names) and not any(n.startswith("Player 01-4") for n in names)
     assert all(n.startswith("Player ") for n in names) and len(names) == 32
+    assert "[field: team_id; rule: R-D1 nomination deadline]" in seen["roster_refused"]
     assert not seen["board_reloaded"]
     done = subprocess.run([sys.executable, "-m", "olympiad", "replay", db, "--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

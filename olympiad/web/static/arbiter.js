@@ -56,6 +56,23 @@
   });
   $("ranks").addEventListener("click", () => run("Starting ranks", { command: "SetStartingRanks" }));
 
+  // The other team commands as their JSON fields (schemas/commands.py), from a template.
+  const players = [1, 2, 3, 4, 5].map((b) => ({ board_order: b, name: `Player ${b}`, rating: 2000 - 10 * b }));
+  const templates = () => ({
+    RegisterTeam: { team: { team_id: "NEW", name: "New team", federation: "", players }, from_round: view.next_round || undefined },
+    ChangeRoster: { team_id: (view.teams[0] || {}).team_id, players, reason: "" },
+    AnnounceAbsence: { team_id: (view.teams[0] || {}).team_id, round: view.next_round, reason: "" },
+    WithdrawTeam: { team_id: (view.teams[0] || {}).team_id, reason: "" },
+  });
+  const template = () => { $("tc-body").value = JSON.stringify(templates()[$("tc-kind").value], null, 1); };
+  $("tc-kind").addEventListener("change", template);
+  $("team-command").addEventListener("toggle", () => { if (!$("tc-body").value) template(); });
+  $("tc-submit").addEventListener("click", () => {
+    let fields;
+    try { fields = JSON.parse($("tc-body").value); } catch (e) { say("error", `Not JSON: ${e.message}. Nothing was written.`); return; }
+    return run($("tc-kind").value, { ...fields, command: $("tc-kind").value });
+  });
+
   function renderTeams() {
     $("deadline").textContent = view.nomination_deadline
       ? `Nomination deadline ${view.nomination_deadline}; rosters are fixed after it${view.rosters_open ? "" : " (round 1 is published: fixed)"}.`
