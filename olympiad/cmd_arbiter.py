@@ -131,15 +131,10 @@ def team_import(
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
     """Register every team of a CSV file, or of a TRF-2026 file's team records (310/013 with 001), at once (all or none)."""
-    from producers.importers import team_csv, trf
+    from producers.importers.team_file import read_team_file
 
     try:
-        data = path.read_bytes()
-        text = trf.read_text(data)
-        if path.suffix.lower() == ".trf" or text.startswith(("012", "001")):
-            teams: list[Any] = [{**t, "players": [p.model_dump() for p in t["players"]]} for t in trf.read_teams(text)]
-        else:
-            teams = team_csv.read_teams(data.decode("utf-8"))
+        teams = read_team_file(path.read_bytes(), path.name)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         err().print(f"[bold red]refused[/]: {path}: {exc}")
         raise typer.Exit(code=2) from None

@@ -34,6 +34,10 @@ def serve(
                                                help="with --kafka: the pipeline's topic prefix"),
     tournament: Optional[str] = typer.Option(None, "--tournament", help="with --kafka: the tournament to serve "
                                              "(default: the first created on tournament-log)"),
+    new: Optional[str] = typer.Option(None, "--new", metavar="NAME", help="start a new event on an empty store: "
+                                      "prints the chief arbiter's token and the arbiter page (/arbiter), where the "
+                                      "tournament NAME is created"),
+    profile: str = typer.Option("olympiad-2022", "--profile", help="with --new: the rule profile offered"),
 ) -> None:
     """Serve the scoreboard (/), the result-entry page (/entry), the API (/docs) and the standings stream.
 
@@ -43,6 +47,9 @@ def serve(
     """
     chief_token = chief_token_from(chief_token_file)
     listener = listen(host, port)  # first: a busy port ends the command before anything is printed
+    if new is not None:
+        serve_new(new, profile, db, host, port, chief_token, listener)
+        return
     events = None
     if source is not None:
         events = load_or_refuse(source)
@@ -76,11 +83,41 @@ def serve(
               highlight=False, soft_wrap=True)
     out.print(f"scoreboard  {base}/\nentry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs",
               highlight=False, soft_wrap=True)
-    import uvicorn
-
     from olympiad.web.app import create_app
 
-    web = create_app(backend, tokens)
+    run_server(create_app(backend, tokens), host, port, listener)
+
+
+def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chief_token: str | None,
+              listener: socket.socket) -> None:
+    """``serve --new NAME --profile P``: an empty event store (``db``; refused if it already holds a
+    tournament), the chief arbiter's token (``TokenStore`` under ``commands_api.NEW_EVENT`` until the
+    tournament is created on the arbiter page, then the tournament's), the arbiter page's address."""
+    from olympiad.web.app import create_app
+    from olympiad.web.auth import TokenStore
+    from olympiad.web.commands_api import NEW_EVENT
+
+    backend, engine = embedded_backend(db, None, None)
+    if backend.tournament_id is not None:
+        refuse(ValueError(f"--new: the store already holds the tournament {backend.tournament_id!r}; serve it "
+                          "without --new, or give an empty --db"))
+    token = TokenStore(engine).set_chief_token(NEW_EVENT, chief_token)
+    base = f"http://{host}:{port}"
+    out = console()
+    out.print(f"new event [bold]{name}[/] (profile {profile}): create it on the arbiter page", highlight=False)
+    out.print(f"chief arbiter token: {token}" if chief_token is None else "chief arbiter token: as given",
+              highlight=False, soft_wrap=True)
+    out.print(f"arbiter page {base}/arbiter#token={token if chief_token is None else '<chief token>'}\nscoreboard   "
+              f"{base}/\nentry page   {base}/entry#token=<terminal token>\nAPI docs     {base}/docs",
+              highlight=False, soft_wrap=True)
+    web = create_app(backend, TokenStore(engine))
+    web.state.new_event = {"name": name, "profile": profile}
+    run_server(web, host, port, listener)
+
+
+def run_server(web: Any, host: str, port: int, listener: socket.socket) -> None:
+    """Serve ``web`` with uvicorn on ``listener`` until Ctrl-C / SIGTERM (open streams are ended first)."""
+    import uvicorn
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:  # Ctrl-C / SIGTERM: end the streams, then stop

@@ -78,7 +78,7 @@ class EmbeddedBackend:
                 if hasattr(e, "table"):
                     self._touched[(e.round, e.table)] = None
                 self._caused.append(event_id)
-        if fresh and self._loop is not None:
+        if fresh and self._loop is not None and self.store.state.rounds:  # standings exist once a round is paired
             self._loop.call_soon_threadsafe(self._wake.set)
         return outcome
 

@@ -12,6 +12,7 @@
   const storageKey = `olympiad.token.${tid}`;
   const hash = new URLSearchParams(location.hash.slice(1));
   let match = null; // the table as stored (API match view)
+  let names = []; // both line-ups, board by board: White's and Black's player names
 
   document.title = `${T.name}: result entry`;
   $("title").textContent = `${T.name}: result entry`;
@@ -33,6 +34,7 @@
     $("message").hidden = true;
     try {
       match = await Api.get(`${base}/rounds/${$("round").value}/tables/${$("table").value}`);
+      names = (await Api.get(`${base}/rounds/${match.round}/tables/${match.table}/lineups`)).boards;
     } catch (e) {
       $("match").hidden = true;
       say("error", e.message);
@@ -45,8 +47,8 @@
     $("match-title").textContent = `Round ${match.round}, table ${match.table}: ${match.home.name} – ${match.away.name}`;
     $("entry-boards").tBodies[0].replaceChildren(...match.boards.map((b) => el("tr", { id: `board-${b.board}`, dataset: { board: b.board, stored: b.result || "" } },
       el("td", { class: "num" }, b.board),
-      el("td", {}, teamName(b.white)),
-      el("td", {}, teamName(b.black)),
+      el("td", { class: "white" }, player(b.board, "white"), el("small", {}, ` ${teamName(b.white)}`)),
+      el("td", { class: "black" }, player(b.board, "black"), el("small", {}, ` ${teamName(b.black)}`)),
       el("td", { class: "stored" }, b.result ? code(b.result) : "—"),
       el("td", {}, el("select", { class: "result", "aria-label": `board ${b.board} result`, onchange: changed },
         el("option", { value: "" }, "—"),
@@ -59,6 +61,8 @@
     $("match").hidden = false;
     changed();
   }
+
+  const player = (board, side) => (names.find((n) => n.board === board) || {})[side] || "";
 
   function label(c) {
     return { "+/-": "+/- (forfeit, White wins)", "-/+": "-/+ (forfeit, Black wins)", "-/-": "-/- (double forfeit)" }[c] || code(c);

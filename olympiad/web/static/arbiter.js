@@ -1,0 +1,180 @@
+// The chief arbiter's page: create the tournament, import teams, line-ups, pair (with the
+// engine's explanation), amend (the checker's report before publishing), publish, follow the
+// results table by table, forfeits, corrections, close. Every write is one command posted to the
+// API; every refusal is shown in words with its field and rule. No rule lives here.
+"use strict";
+
+(async function arbiter() {
+  const $ = (id) => document.getElementById(id);
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.has("token")) { localStorage.setItem("olympiad.chief", hash.get("token")); history.replaceState(null, "", location.pathname); }
+  $("token").value = localStorage.getItem("olympiad.chief") || "";
+  const token = () => $("token").value.trim();
+  let tid = null, view = null;
+
+  function say(kind, text) {
+    $("message").hidden = false;
+    $("message").className = kind;
+    $("message").textContent = text;
+  }
+  // {ok, status, body} of Api.post -> true, or the refusal shown in words.
+  function verdict(r, what) {
+    if (r.ok) { say("ok", `${what}: ${r.body.message || "done"}`); return true; }
+    const b = r.body || {};
+    const why = [b.field ? `field: ${b.field}` : "", b.rule ? `rule: ${b.rule}` : ""].filter(Boolean).join("; ");
+    say("error", `${what} refused (HTTP ${r.status}): ${b.detail}${why ? ` [${why}]` : ""}. Nothing was written.`);
+    return false;
+  }
+  const command = (body) => Api.post(`/api/tournaments/${encodeURIComponent(tid)}/commands`, body, token());
+  async function run(what, body) { const r = await command(body); const ok = verdict(r, what); await refresh(); return ok; }
+
+  // ------------------------------------------------------------------ create
+  const setup = await Api.get("/api/setup");
+  tid = setup.tournament_id;
+  if (!tid) {
+    $("create").hidden = false;
+    $("c-name").value = setup.name || "";
+    $("c-profile").value = setup.profile || "olympiad-2022";
+    $("c-id").value = (setup.name || "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  }
+  $("c-submit").addEventListener("click", async () => {
+    const body = { command: "CreateTournament", tournament_id: $("c-id").value.trim(), name: $("c-name").value.trim(),
+      profile: $("c-profile").value.trim() };
+    if ($("c-rounds").value) body.rounds = Number($("c-rounds").value);
+    if ($("c-deadline").value.trim()) body.nomination_deadline = $("c-deadline").value.trim();
+    const r = await Api.post("/api/tournaments", body, token());
+    if (verdict(r, "Create")) { tid = body.tournament_id; $("create").hidden = true; await refresh(); }
+  });
+
+  // ------------------------------------------------------------------ teams
+  $("import").addEventListener("click", async () => {
+    const file = $("import-file").files[0];
+    if (!file) { say("error", "Choose a CSV or TRF file first. Nothing was written."); return; }
+    const r = await Api.post(`/api/tournaments/${encodeURIComponent(tid)}/teams/import`, { text: await file.text(), filename: file.name }, token());
+    verdict(r, `Import of ${file.name}`);
+    await refresh();
+  });
+  $("ranks").addEventListener("click", () => run("Starting ranks", { command: "SetStartingRanks" }));
+
+  // The other team commands as their JSON fields (schemas/commands.py), from a template.
+  const players = [1, 2, 3, 4, 5].map((b) => ({ board_order: b, name: `Player ${b}`, rating: 2000 - 10 * b }));
+  const templates = () => ({
+    RegisterTeam: { team: { team_id: "NEW", name: "New team", federation: "", players }, from_round: view.next_round || undefined },
+    ChangeRoster: { team_id: (view.teams[0] || {}).team_id, players, reason: "" },
+    AnnounceAbsence: { team_id: (view.teams[0] || {}).team_id, round: view.next_round, reason: "" },
+    WithdrawTeam: { team_id: (view.teams[0] || {}).team_id, reason: "" },
+  });
+  const template = () => { $("tc-body").value = JSON.stringify(templates()[$("tc-kind").value], null, 1); };
+  $("tc-kind").addEventListener("change", template);
+  $("team-command").addEventListener("toggle", () => { if (!$("tc-body").value) template(); });
+  $("tc-submit").addEventListener("click", () => {
+    let fields;
+    try { fields = JSON.parse($("tc-body").value); } catch (e) { say("error", `Not JSON: ${e.message}. Nothing was written.`); return; }
+    return run($("tc-kind").value, { ...fields, command: $("tc-kind").value });
+  });
+
+  function renderTeams() {
+    $("deadline").textContent = view.nomination_deadline
+      ? `Nomination deadline ${view.nomination_deadline}; rosters are fixed after it${view.rosters_open ? "" : " (round 1 is published: fixed)"}.`
+      : `Rosters are fixed when round 1 is published${view.rosters_open ? "" : " (now fixed)"}.`;
+    $("teams").tBodies[0].replaceChildren(...view.teams.map((t) => el("tr", { dataset: { team: t.team_id } },
+      el("td", { class: "num" }, t.pairing_number), el("td", {}, `${t.name} (${t.team_id})`), el("td", {}, t.federation),
+      el("td", {}, t.players.map((p) => `${p.board_order}. ${p.name}${p.rating ? " " + p.rating : ""}`).join(" · ")),
+      el("td", {}, t.withdrawn_from ? `withdrawn from round ${t.withdrawn_from}` : t.absent ? "absent" :
+        t.from_round > 1 ? `late entry, from round ${t.from_round}` : "playing"))));
+  }
+
+  // ------------------------------------------------------------------ line-ups
+  function renderLineups() {
+    const rnd = view.prepare_round;
+    $("lineup-round").textContent = rnd;
+    $("lineups").tBodies[0].replaceChildren(...view.teams.map((t) => {
+      const input = el("input", { class: "lineup", value: t.lineup.join(" "), "aria-label": `line-up of ${t.team_id}` });
+      return el("tr", { dataset: { team: t.team_id } }, el("td", {}, `${t.name} (${t.team_id})`),
+        el("td", {}, input, t.lineup_submitted ? " submitted" : ""),
+        el("td", {}, el("button", { type: "button", class: "submit-lineup", onclick: () => run(`Line-up of ${t.team_id}`,
+          { command: "SubmitLineup", round: rnd, team_id: t.team_id, boards: input.value.trim().split(/[\s,]+/).map(Number) }) }, "Submit")));
+    }));
+  }
+
+  // ------------------------------------------------------------------ pairing
+  const rnd = () => view.next_round;
+  $("pair").addEventListener("click", () => run(`Pairing of round ${rnd()}`, { command: "PairRound", round: rnd() }));
+  $("explain").addEventListener("click", async () => {
+    try {
+      const x = await Api.get(`/api/tournaments/${encodeURIComponent(tid)}/rounds/${rnd()}/explanation`);
+      $("trace").hidden = false;
+      $("trace").textContent = x.trace.join("\n");
+    } catch (e) { say("error", `Explanation refused: ${e.message}`); }
+  });
+  $("amend").addEventListener("click", () => {
+    const swaps = [];
+    if ($("swap-teams").value.trim()) swaps.push({ teams: $("swap-teams").value.split(",").map((s) => s.trim()) });
+    if ($("swap-tables").value.trim()) swaps.push({ tables: $("swap-tables").value.split(",").map(Number) });
+    return run(`Amendment of round ${rnd()}`, { command: "AmendPairing", round: rnd(), swaps, reason: $("amend-reason").value.trim() });
+  });
+  $("publish").addEventListener("click", () => {
+    const body = { command: "PublishRound", round: rnd() };
+    if ($("override").value.trim()) body.override_reason = $("override").value.trim();
+    return run(`Publication of round ${rnd()}`, body);
+  });
+
+  function renderProposal() {
+    $("pair-round").textContent = view.next_round || "—";
+    const p = view.proposal;
+    if (!p) { $("proposal").replaceChildren(el("p", { class: "hint" }, "No pending proposal.")); $("report").replaceChildren(); return; }
+    $("proposal").replaceChildren(
+      el("p", {}, p.type === "PairingAmended" ? `Amended: ${p.reason}` : "The engine's proposal:"),
+      el("table", { id: "proposal-tables", class: "cr" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "Table"), el("th", {}, "Home (White on 1)"), el("th", {}, "Away"))),
+        el("tbody", {}, p.tables.map((t) => el("tr", { dataset: { table: t.table } }, el("td", { class: "num" }, t.table),
+          el("td", {}, `${t.home.name} (${t.home.team_id})`), el("td", {}, `${t.away.name} (${t.away.team_id})`))))),
+      p.bye ? el("p", {}, `Bye (PAB): ${p.bye.name}`) : "");
+    $("report").replaceChildren(p.type !== "PairingAmended" ? "" : el("div", { id: "checker" }, el("b", {}, "Pairing checker: "),
+      p.report.length ? el("ul", {}, p.report.map((line) => el("li", { class: "broken" }, line))) : "no rule broken"));
+  }
+
+  // ------------------------------------------------------------------ results
+  const playing = () => view.last_round;
+  async function renderResults() {
+    $("play-round").textContent = playing() || "—";
+    if (!playing()) { $("results").tBodies[0].replaceChildren(); return; }
+    const p = await Api.get(`/api/tournaments/${encodeURIComponent(tid)}/rounds/${playing()}/pairings`);
+    $("results").tBodies[0].replaceChildren(...p.tables.map((m) => el("tr", { dataset: { table: m.table, complete: m.complete } },
+      el("td", { class: "num" }, m.table), el("td", {}, m.home.name),
+      el("td", { class: "score" }, `${pts(m.home_gp)} : ${pts(m.away_gp)}`), el("td", {}, m.away.name),
+      el("td", { class: "boards" }, m.boards.map((b) => el("span", { class: b.result ? "" : "none" }, b.result ? code(b.result) : "·"))))));
+    const teams = p.tables.flatMap((m) => [m.home, m.away]);
+    $("f-team").replaceChildren(...teams.map((t) => el("option", { value: t.team_id }, t.name)));
+    $("closed").textContent = view.closed.includes(playing()) ? `Round ${playing()} is closed.` : "";
+  }
+  $("forfeit").addEventListener("click", () => {
+    const body = { command: "RecordForfeit", round: playing(), table: Number($("f-table").value), forfeiting: [$("f-team").value],
+      reason: $("f-reason").value, note: $("f-note").value.trim() };
+    if ($("f-board").value) body.board = Number($("f-board").value);
+    return run(`Forfeit at table ${body.table}`, body);
+  });
+  $("correct").addEventListener("click", () => run(`Correction of table ${$("x-table").value}, board ${$("x-board").value}`,
+    { command: "CorrectResult", round: playing(), table: Number($("x-table").value), board: Number($("x-board").value),
+      result: $("x-result").value, reason: $("x-reason").value.trim() }));
+  $("close").addEventListener("click", () => run(`Closing round ${playing()}`, { command: "CloseRound", round: playing() }));
+  $("term-issue").addEventListener("click", async () => {
+    const tables = $("term-tables").value.trim() ? $("term-tables").value.split(",").map(Number) : null;
+    const r = await Api.post(`/api/tournaments/${encodeURIComponent(tid)}/terminals`, { terminal_id: $("term-id").value.trim(), tables }, token());
+    if (!verdict(r, `Token of ${$("term-id").value}`)) return;
+    const url = `${location.origin}/entry#token=${r.body.token}&round=${playing()}&table=${(tables || [1])[0]}`;
+    $("term-link").replaceChildren(el("a", { id: "term-url", href: url, target: "_blank" }, url));
+  });
+
+  async function refresh() {
+    if (!tid) return;
+    view = await Api.get(`/api/tournaments/${encodeURIComponent(tid)}/arbiter`);
+    document.title = `${view.name}: chief arbiter`;
+    $("title").textContent = `${view.name}: chief arbiter (${view.profile}, ${view.rounds} rounds)`;
+    $("run").hidden = false;
+    renderTeams(); renderLineups(); renderProposal();
+    await renderResults();
+    window.arbiterView = view;
+  }
+  await refresh();
+  setInterval(() => { if (tid && view && view.last_round) renderResults().catch(() => {}); }, 2000); // results as terminals enter them
+})();

@@ -1,0 +1,58 @@
+"""Issue 11, acceptance 2: the 31-team tournament's command sequence (``tests.tournament_script``)
+sent through the HTTP API yields the same events, ids and content, and the same standings
+digest as through the CLI on the embedded store.
+
+The same CLI lines drive both: for the HTTP run ``olympiad.doors.door`` is an
+``olympiad.web.http_door.HttpDoor`` posting each command to the app (FastAPI's TestClient over
+a real SQLite event store); the server stamps ``issued_at`` from ``$OLYMPIAD_CLOCK``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+import olympiad.cmd_arbiter
+import olympiad.doors
+from olympiad.cli import app as cli
+from olympiad.web.app import create_app
+from olympiad.web.auth import TokenStore
+from olympiad.web.commands_api import NEW_EVENT
+from olympiad.web.embedded import EmbeddedBackend, store_engine
+from olympiad.web.http_door import HttpDoor
+from projections.replay import replay
+from projections.store import EventStore
+from schemas.canonical import canonical_json
+from tests import tournament_script as script
+
+
+def test_the_command_sequence_through_http_yields_the_same_events_and_digest(tmp_path: Any, monkeypatch: Any) -> None:
+    runner = CliRunner()
+    db = f"sqlite:///{tmp_path / 'cli.sqlite'}"
+    store = EventStore(db)
+
+    def embedded(argv: list[str]) -> tuple[int, str]:
+        result = runner.invoke(cli, argv, env={"OLYMPIAD_CLOCK": script.CLOCK, "OLYMPIAD_DB": db})
+        return result.exit_code, result.output
+
+    lines = script.play(embedded, lambda: store.refresh(), script.write_teams_csv(tmp_path / "teams.csv"))
+    expected = [canonical_json(e) for e in store.refresh() and store.events()]
+
+    engine = store_engine(f"sqlite:///{tmp_path / 'http.sqlite'}")
+    served = EventStore(engine=engine)
+    tokens = TokenStore(engine)
+    tokens.set_chief_token(NEW_EVENT, "setup-token-5b8e0f3a92c7d164")
+    with TestClient(create_app(EmbeddedBackend(served), tokens)) as client:
+        door = HttpDoor(client, "setup-token-5b8e0f3a92c7d164")
+        monkeypatch.setattr(olympiad.doors, "door", lambda db, kafka: door)
+        monkeypatch.setattr(olympiad.cmd_arbiter, "embedded_state", lambda db, kafka: None)
+        for line in lines:
+            result = runner.invoke(cli, line, env={"OLYMPIAD_CLOCK": script.CLOCK})
+            assert result.exit_code == 0, (line, result.output)
+        final = client.get(f"/api/tournaments/{script.TID}/standings/11").json()
+    got = [canonical_json(e) for e in EventStore(engine=engine).events()]
+    assert len(got) == len(expected) > 800
+    assert got == expected
+    assert final["digest"] == store.state.closed[11] == replay(EventStore(engine=engine).events()).rounds[11].digest
