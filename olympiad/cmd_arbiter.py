@@ -13,7 +13,8 @@ from typing import Any, Optional
 import typer
 
 from olympiad.cli import app
-from olympiad.doors import AS, DB, KAFKA, actor, console, door, embedded_state, err, submit
+from olympiad import doors
+from olympiad.doors import AS, DB, KAFKA, actor, console, embedded_state, err, submit
 
 team_app = typer.Typer(no_args_is_help=True, help="Register teams, import them, change rosters, rank, absences, withdrawals.")
 round_app = typer.Typer(no_args_is_help=True, help="Pair a round, amend the proposal, publish it, close the round.")
@@ -274,14 +275,16 @@ def round_close(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str
     path = key_path(tournament)
     if not path.exists():
         return
-    if kafka:
-        state, head = door(db, kafka).log(tournament, outcome.event_ids[0])
-    else:
-        store = door(db, None).store
-        state, head = store.state, store.chain_head
-    if state.created.chief_key is None or rnd in state.checkpoints:
+    basis = doors.door(db, kafka).checkpoint_basis(tournament, rnd, outcome.event_ids[0])
+    if basis is None:
         return
-    fields = checkpoint_command(state, rnd, head, load_or_create_key(path))
+    key = load_or_create_key(path)
+    from producers.signing import public_hex
+
+    if public_hex(key) != basis["chief_key"]:
+        err().print(f"not signed: the key in {path} is not the one recorded when the tournament was created")
+        return
+    fields = checkpoint_command(tournament, rnd, basis, key)
     submit("SignCheckpoint", {"tournament_id": tournament, "actor": actor(who), **fields}, db, kafka)
 
 

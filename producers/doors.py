@@ -57,6 +57,16 @@ class EmbeddedDoor:
         return Outcome(True, tuple(e.event_id for e in (decision.events or decision.recorded)),
                        already_recorded=decision.already_recorded)
 
+    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
+        """What the checkpoint of closed round ``rnd`` signs (``producers.signing.checkpoint_basis``),
+        None once the round has one (or the tournament no key)."""
+        from producers.signing import checkpoint_basis
+
+        state = self.store.refresh()
+        if rnd not in state.closed or rnd in state.checkpoints or state.created.chief_key is None:
+            return None
+        return checkpoint_basis(state, rnd, self.store.chain_head)
+
     def close(self) -> None:
         """Nothing to release (the store's engine is the caller's)."""
 
@@ -144,6 +154,16 @@ class KafkaDoor:
         finally:
             consumer.close()
         return state, head
+
+    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
+        """What the checkpoint of closed round ``rnd`` signs, from ``tournament-log`` read through
+        the event ``through`` (its ``RoundClosed``); None once the round has one."""
+        from producers.signing import checkpoint_basis
+
+        state, head = self.log(tournament_id, through)
+        if rnd in state.checkpoints or state.created.chief_key is None:
+            return None
+        return checkpoint_basis(state, rnd, head)
 
     def close(self) -> None:
         """Flush and close the producer and the verdict consumer."""

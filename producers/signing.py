@@ -44,8 +44,16 @@ def public_hex(key: Ed25519PrivateKey) -> str:
     return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
 
 
-def checkpoint_command(state: Any, rnd: int, head: str, key: Ed25519PrivateKey) -> dict[str, Any]:
-    """The fields of the ``SignCheckpoint`` command of closed round ``rnd``, whose chain head
-    (through its ``RoundClosed``) is ``head``: the signature over ``checkpoint_message``."""
-    message = checkpoint_message(state.tournament_id, rnd, head, state.closed[rnd], pairing_digest(state, rnd))
-    return {"round": rnd, "head": head, "public_key": public_hex(key), "signature": key.sign(message).hex()}
+def checkpoint_basis(state: Any, rnd: int, head: str) -> dict[str, Any]:
+    """What the checkpoint of closed round ``rnd`` signs, from the log's ``state`` and its chain
+    ``head`` through the round's ``RoundClosed``: ``{"head", "standings_digest", "pairing_digest",
+    "chief_key"}``."""
+    return {"head": head, "standings_digest": state.closed[rnd], "pairing_digest": pairing_digest(state, rnd),
+            "chief_key": state.created.chief_key}
+
+
+def checkpoint_command(tournament_id: str, rnd: int, basis: dict[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
+    """The fields of the ``SignCheckpoint`` command of closed round ``rnd`` (``basis`` as
+    ``checkpoint_basis`` gives it): the signature over ``schemas.chain.checkpoint_message``."""
+    message = checkpoint_message(tournament_id, rnd, basis["head"], basis["standings_digest"], basis["pairing_digest"])
+    return {"round": rnd, "head": basis["head"], "public_key": public_hex(key), "signature": key.sign(message).hex()}

@@ -310,6 +310,7 @@ class EventStore:
         if rows:
             with self.engine.begin() as conn:
                 conn.execute(insert(events_table), rows)
+            self._head = head
 
     def project(self) -> ReplayResult:
         """Rebuild the read models (teams, matches, standings per round) from the stored events.

@@ -175,7 +175,6 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
         from projections.history import build_history
         from projections.pairing.engine import propose_pairing
         from projections.pairing.matching import NoLegalPairing
-        from processors.deciders.rounds import not_playing
 
         check_tournament(tid)
         with backend.read() as snap:
@@ -185,11 +184,32 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
                                     f"round {state.last_round} is complete)", field="round",
                                rule="pair a round when the previous round is complete")
             try:
-                pairing = propose_pairing(build_history(state, rnd - 1), state.profile, rnd, not_playing(state, rnd))
+                pairing = propose_pairing(build_history(state, rnd - 1), state.profile, rnd, state.not_playing(rnd))
             except NoLegalPairing as exc:
                 raise ApiError(422, str(exc), field="round", rule="a legal pairing exists") from None
         return {"round": rnd, "trace": list(pairing.trace), "team": team,
                 "explain": pairing.explain(team) if team else []}
+
+    @router.get("/api/tournaments/{tid}/rounds/{rnd}/checkpoint-basis", tags=["commands"], responses=REFUSALS)
+    def checkpoint_basis(tid: str, rnd: int, cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer)) -> dict[str, Any]:
+        """What the chief arbiter signs for closed round ``rnd`` (``SignCheckpoint``): the log's hash
+        chain head and the round's standings and pairing digests (``producers.signing``); ``basis``
+        is null once the round has a checkpoint. The embedded store only (on Kafka the CLI reads
+        ``tournament-log`` itself)."""
+        from producers.signing import checkpoint_basis as basis_of
+
+        check_tournament(tid)
+        tokens.authorize_chief(token_of(cred), tid)
+        store = getattr(backend, "store", None)
+        if store is None:
+            raise ApiError(422, "the checkpoint basis is read from the embedded store", field="round",
+                           rule="checkpoints on the embedded store")
+        with backend.read() as snap:
+            state = snap.state
+            if rnd not in state.closed:
+                raise ApiError(422, f"round {rnd} is not closed", field="round", rule="a checkpoint of a closed round")
+            done = rnd in state.checkpoints or state.created.chief_key is None
+            return {"basis": None if done else basis_of(state, rnd, store.chain_head)}
 
     @router.get("/api/tournaments/{tid}/rounds/{rnd}/tables/{table}/lineups", tags=["read"], responses=REFUSALS)
     def table_lineups(tid: str, rnd: int, table: int) -> dict[str, Any]:

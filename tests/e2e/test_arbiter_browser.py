@@ -88,10 +88,19 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
     shoot(arb, "arbiter-2-teams")
 
     def lineup(team: str, boards: str) -> str:
-        box = arb.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] input.lineup')
-        box.clear()
-        box.send_keys(boards)
-        arb.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] button.submit-lineup').click()
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for attempt in range(5):  # the page repaints its tables when the state changes: find them again
+            try:
+                box = arb.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] input.lineup')
+                box.clear()
+                box.send_keys(boards)
+                arb.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] button.submit-lineup').click()
+                break
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.3)
         return message(arb, f"Line-up of {team}")
 
     seen["refused"] = lineup("T01", "1 2 3 6")
@@ -173,7 +182,7 @@ def test_a_club_event_from_the_arbiter_page(tmp_path, browsers):  # noqa: F811
     names = [n for table in seen["names"].values() for pair in table for n in pair]
     assert any(n.startswith("Player 01-5") for n in names) and not any(n.startswith("Player 01-4") for n in names)
     assert all(n.startswith("Player ") for n in names) and len(names) == 32
-    assert "[field: team_id; rule: R-D1 nomination deadline]" in seen["roster_refused"]
+    assert "[field: players; rule: R-D1 nomination deadline]" in seen["roster_refused"]
     assert not seen["board_reloaded"]
     done = subprocess.run([sys.executable, "-m", "olympiad", "replay", db, "--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

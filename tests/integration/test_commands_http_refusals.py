@@ -61,7 +61,7 @@ PLAYERS = [{"board_order": b, "name": f"New {b}"} for b in range(1, 6)]
 
 def test_a_roster_change_after_the_nomination_deadline(cup):
     post, store, _ = cup
-    refused(post, store, {"command": "ChangeRoster", "team_id": "T01", "players": PLAYERS}, "team_id", "R-D1 nomination deadline")
+    refused(post, store, {"command": "ChangeRoster", "team_id": "T01", "players": PLAYERS}, "players", "R-D1 nomination deadline")
 
 
 def test_a_lineup_with_a_player_not_nominated_or_out_of_order(cup):
