@@ -10,3 +10,4 @@ from olympiad import cmd_replay  # noqa: E402,F401
 from olympiad import cmd_serve  # noqa: E402,F401
 from olympiad import cmd_pairing  # noqa: E402,F401
 from olympiad import cmd_live  # noqa: E402,F401
+from olympiad import cmd_trf  # noqa: E402,F401

@@ -1,0 +1,320 @@
+"""TRF-2026 export of a team tournament: ``export_trf(events, through_round=None) -> str``.
+
+What is written (../shared/spec/trf.md, ../shared/spec/trf-teams.md; exact columns in
+``projections.trf.records``):
+
+- tournament records ``012`` (name), ``022``/``032``/``042``/``052``/``102``/``122``/``132`` when the
+  ``TrfHeader`` gives them (an event log does not hold city, dates or arbiters), ``062``/``072``/``082``
+  (players, rated players, teams), ``092`` (the profile's name), ``142`` (rounds), ``152`` (initial
+  colour), ``162`` (game points W/D/L and ``P`` = the PAB's GP per board, written out because readers
+  disagree on its default: trf-teams.md §1.3), ``192`` (encoded type), ``202``/``212`` (the profile's
+  tie-breaks by their C.07 codes), ``352`` (board colours ``WBWB``: the home team is White on odd
+  boards, R-D4), ``362`` (match points TW/TD/TL);
+- one ``001`` per player, team by team in pairing-number order, each team's nominated players in
+  board order, then anyone else its results name. Per round: opponent, colour, result letter
+  (``1 = 0``, forfeits ``+``/``-``). Points (cols 81-84) are the TRF26 §1.6 standard score: the
+  player's own results at W=1, D=1/2, L=0 plus forfeit wins; byes belong to the team records. A board
+  whose result names no player ("no player") is empty: its present player is written
+  ``0000 - +`` and the team's line-up gets a ``300`` record with ``0000`` on that board;
+- ``310`` per team (TPN, name, nickname = team id when it fits 5 columns, strength = average rating
+  of the best boards, MP, GP, rank after ``through_round``, members) and ``013`` for TRF16 readers;
+- ``300`` for every line-up not in the team's ``310`` order (or with an empty board); ``320`` with the
+  PAB's MP and GP and the team given it in each round; ``330`` for each match forfeited on every
+  board (R-D7: not played over the board), its players still named against each other (TRF26 allows a
+  player of the absent team as the opponent); ``240 Z`` per round for the teams not paired (absent);
+- ``### olympiad-events`` comment lines with the tournament id, the full rule profile (canonical JSON)
+  and a team's id and federation where the nickname cannot hold them, so ``import-trf`` gives back
+  the same standings.
+
+Line-ups come from the names in ``BoardResultRecorded``; where a result names nobody (a simulated
+tournament, a ``MatchForfeited``) the team's default order is taken: its first players in board order.
+Lines end with CR (TRF26 remark 1). Text is returned as ``str``; the CLI writes it UTF-8 (run
+gacrux with ``-b utf-8`` for names outside Latin-1).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Iterable
+
+from processors.tournament import TournamentState
+from projections.history import History, build_history
+from projections.standings import compute_standings
+from projections.standings.codes import c07_code
+from projections.trf import records as rec
+from schemas.canonical import canonical_json
+from schemas.profile import RuleProfile
+
+COMMENT = "### olympiad-events"
+NO_PLAYER = "no player"
+
+
+@dataclass(frozen=True)
+class TrfHeader:
+    """Tournament facts an event log does not hold, written when given: ``city`` (022),
+    ``federation`` (032), ``start_date``/``end_date`` (042/052, ``YYYY-MM-DD`` or ``YYYY/MM/DD``),
+    ``chief_arbiter`` (102), ``deputies`` (112, one record each), ``time_control`` (122) and
+    ``round_dates`` (132, one date per round)."""
+
+    city: str = ""
+    federation: str = ""
+    start_date: str = ""
+    end_date: str = ""
+    chief_arbiter: str = ""
+    deputies: tuple[str, ...] = ()
+    time_control: str = ""
+    round_dates: tuple[str, ...] = ()
+
+
+def tournament_type_code(profile: RuleProfile) -> str:
+    """Record 192 (ETT26) for ``profile``: a team Swiss on match points, not the C.04.6 system
+    (``FIDE_TEAM_*``), since the Olympiad profiles pair by D.02 or the 2008 rules."""
+    return "CUSTOM_TEAM_SWISS_MP"
+
+
+def state_through(events: Iterable[Any], through_round: int | None) -> TournamentState:
+    """The tournament as it stood when round ``through_round`` ended: every event before the pairing
+    of round ``through_round + 1`` (as ``projections.replay`` cuts the log), or the whole log."""
+    state = TournamentState()
+    for event in events:
+        if through_round is not None and event.type == "RoundPaired" and event.round > through_round:
+            break
+        state.apply(event)
+    return state
+
+
+def export_trf(events: Iterable[Any], through_round: int | None = None, *, header: TrfHeader | None = None,
+               type_code: str | None = None, line_end: str = "\r") -> str:
+    """TRF-2026 text of the tournament in ``events`` after round ``through_round`` (default: the last
+    paired round), with the team records listed in the module docstring.
+
+    ``events``: an event log in order (``TournamentCreated`` first). ``type_code`` overrides record 192
+    (default ``tournament_type_code``). Raises ``processors.tournament.RuleViolation`` for a log that
+    breaks a rule, ``ValueError`` if ``through_round`` was never paired or a value does not fit its
+    columns (more than 9999 players, 999 teams).
+    """
+    state = state_through(events, through_round)
+    last = max(state.rounds, default=0)
+    rnd = last if through_round is None else through_round
+    if rnd > last:
+        raise ValueError(f"round {rnd} has not been paired in this log (last paired round: {last})")
+    return _Writer(state, build_history(state, rnd), header or TrfHeader(), type_code, line_end).write()
+
+
+class _Writer:
+    """One export: numbers the players, collects each player's games, writes the records."""
+
+    def __init__(self, state: TournamentState, history: History, header: TrfHeader, type_code: str | None, line_end: str):
+        self.state, self.history, self.header, self.line_end = state, history, header, line_end
+        self.profile = state.profile
+        self.type_code = type_code or tournament_type_code(self.profile)
+        self.tpn = {t: info.pairing_number for t, info in history.teams.items()}
+        self.order = sorted(history.teams, key=self.tpn.get)
+        self.rank = {row.team_id: row.rank for row in compute_standings(history, self.profile)}
+        self.members: dict[str, list[str]] = {t: [p.name for p in sorted(state.teams[t].players, key=lambda p: p.board_order)] for t in self.order}
+        self.games: dict[tuple[str, str], dict[int, tuple[int, str, str]]] = {}
+        self.lineups: list[tuple[int, str, str, list[tuple[str, str] | None]]] = []
+        self._collect()
+        self.srn: dict[tuple[str, str], int] = {}
+        for team in self.order:
+            for name in self.members[team]:
+                self.srn[(team, name)] = len(self.srn) + 1
+        if len(self.srn) > 9999:
+            raise ValueError(f"{len(self.srn)} players: TRF start numbers stop at 9999")
+
+    # ------------------------------------------------------------ games and line-ups
+    def _names(self, event_id: str) -> tuple[str, str]:
+        """White's and Black's names of the result event ``event_id`` (a correction: of the result it replaces)."""
+        event = self.state.applied.get(event_id)
+        while event is not None and event.type == "BoardResultCorrected":
+            event = self.state.applied.get(event.supersedes)
+        if event is None or event.type != "BoardResultRecorded":
+            return "", ""
+        return event.white, event.black
+
+    def _player(self, team: str, name: str, board: int) -> str | None:
+        """The member of ``team`` on ``board``: the named one (added to the team if not nominated),
+        None for "no player", the default order's player when the result names nobody."""
+        if name == NO_PLAYER:
+            return None
+        if not name:
+            roster = self.members[team]
+            return roster[board - 1] if board <= len(roster) else None
+        if name not in self.members[team]:
+            self.members[team].append(name)
+        return name
+
+    def _collect(self) -> None:
+        boards = self.profile.boards
+        for r in range(1, self.history.through_round + 1):
+            for t in self.state.rounds[r].tables:
+                sides: dict[str, list[tuple[str, str] | None]] = {t.home: [None] * boards, t.away: [None] * boards}
+                for b in range(1, boards + 1):
+                    held = self.state.results.get((r, t.table, b))
+                    if held is None:
+                        continue
+                    event_id, code = held
+                    white_team, black_team = (t.home, t.away) if b % 2 else (t.away, t.home)
+                    white_name, black_name = self._names(event_id)
+                    white = self._player(white_team, white_name, b)
+                    black = self._player(black_team, black_name, b)
+                    letters = rec.LETTERS[code]
+                    for team, me, other, colour, letter in ((white_team, white, black, "w", letters[0]), (black_team, black, white, "b", letters[1])):
+                        if me is not None:
+                            sides[team][b - 1] = (team, me)
+                            self.games.setdefault((team, me), {})[r] = (other, colour if other is not None else "-", letter)
+                self.lineups.append((r, t.home, t.away, sides[t.home]))
+                self.lineups.append((r, t.away, t.home, sides[t.away]))
+
+    # ------------------------------------------------------------ records
+    def write(self) -> str:
+        lines = self._tournament() + self._comments() + self._players() + self._teams() + self._lineups() + self._byes()
+        return self.line_end.join(lines) + self.line_end
+
+    def _tournament(self) -> list[str]:
+        h, p, s = self.header, self.profile, self.state
+        out = [f"012 {s.created.name}"]
+        for tag, value in (("022", h.city), ("032", h.federation), ("042", _date(h.start_date)), ("052", _date(h.end_date)),
+                           ("102", h.chief_arbiter)):
+            if value:
+                out.append(f"{tag} {value}")
+        out += [f"112 {d}" for d in h.deputies]
+        players = [pl for team in s.teams.values() for pl in team.players]
+        out += [f"062 {sum(len(m) for m in self.members.values())}", f"072 {sum(1 for pl in players if pl.rating)}",
+                f"082 {len(s.teams)}", f"092 Team Swiss, rule profile {p.name}"]
+        if h.time_control:
+            out.append(f"122 {h.time_control}")
+        if h.round_dates:
+            line = rec.Line("132")
+            for r, d in enumerate(h.round_dates, start=1):
+                first = 92 + 10 * (r - 1)
+                line.put((first, first + 7), _date(d)[2:], left=True)
+            out.append(line.text())
+        mp = p.match_points
+        pab_game = p.bye_award.gp / p.boards
+        out += [f"142 {p.rounds}", f"152 {p.first_colour[0].upper()}",
+                "162 " + "    ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in
+                                     (("W", 1), ("D", Decimal("0.5")), ("L", 0), ("P", pab_game))),
+                f"192 {self.type_code}"]
+        codes = [c07_code(name) for name in p.tiebreaks]
+        out += [f"202 {','.join(codes)}", f"212 {','.join(['MPTS', *codes])}",
+                "352 " + "".join("W" if b % 2 else "B" for b in range(1, p.boards + 1)),
+                "362 " + "   ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in (("TW", mp.win), ("TD", mp.draw), ("TL", mp.loss)))]
+        return out
+
+    def _comments(self) -> list[str]:
+        out = [f"{COMMENT} tournament {self.state.tournament_id}", f"{COMMENT} profile {canonical_json(self.profile)}"]
+        for team in self.order:
+            reg = self.state.teams[team]
+            if len(team) > 5 or " " in team or reg.federation != self._federation(team):
+                out.append(f"{COMMENT} team {self.tpn[team]} {canonical_json({'team_id': team, 'federation': reg.federation})}")
+        return out
+
+    def _federation(self, team: str) -> str:
+        """The federation written in the team's 001 records (3 columns)."""
+        return self.state.teams[team].federation[:3]
+
+    def _players(self) -> list[str]:
+        rank = self.rank
+        out = []
+        for team in self.order:
+            nominated = {p.name: p for p in self.state.teams[team].players}
+            for name in self.members[team]:
+                p = nominated.get(name)
+                games = self.games.get((team, name), {})
+                points = sum((rec.STANDARD_POINTS[g[2]] for g in games.values()), Decimal(0))
+                line = rec.Line("001").put(rec.PLAYER_SRN, self.srn[(team, name)]).put(rec.PLAYER_NAME, name[:33], left=True)
+                if p is not None and p.title:
+                    line.put(rec.PLAYER_TITLE, rec.TITLES.get(p.title, p.title[:3]))
+                if p is not None and p.rating:
+                    line.put(rec.PLAYER_RATING, p.rating)
+                line.put(rec.PLAYER_FEDERATION, self._federation(team), left=True)
+                if p is not None and p.fide_id and p.fide_id.isdigit() and len(p.fide_id) <= 11:
+                    line.put(rec.PLAYER_FIDE_ID, p.fide_id)
+                line.put(rec.PLAYER_POINTS, rec.points_text(points, 4)).put(rec.PLAYER_RANK, rank[team])
+                for r in range(1, self.history.through_round + 1):
+                    opp, colour, letter = games.get(r, (None, " ", " "))
+                    first, c_col, r_col = rec.round_columns(r)
+                    if colour != " ":
+                        line.put((first, first + 3), f"{self._srn_of(opp, team, r):04d}").put((c_col, c_col), colour).put((r_col, r_col), letter)
+                out.append(line.text())
+        return out
+
+    def _srn_of(self, opponent: str | None, team: str, r: int) -> int:
+        """Start number of the opponent ``opponent`` (a member of the team ``team`` met in round ``r``)."""
+        if opponent is None:
+            return 0
+        other = self.history.rounds[r][team].opponent
+        return self.srn[(other, opponent)]
+
+    def _teams(self) -> list[str]:
+        rank = self.rank
+        out = []
+        for team in self.order:
+            reg, rounds = self.state.teams[team], self.history.team_rounds(team)
+            ids = [self.srn[(team, n)] for n in self.members[team]][: rec.TEAM_MAX_MEMBERS]
+            line = rec.Line("310").put(rec.TEAM_TPN, self.tpn[team]).put(rec.TEAM_NAME, reg.name[:32], left=True)
+            if len(team) <= 5 and " " not in team:
+                line.put(rec.TEAM_NICKNAME, team, left=True)
+            line.put(rec.TEAM_STRENGTH, int(self.history.teams[team].rating.to_integral_value()))
+            line.put(rec.TEAM_MP, rec.points_text(sum(tr.mp for tr in rounds), 6))
+            line.put(rec.TEAM_GP, rec.points_text(sum((tr.gp for tr in rounds), Decimal(0)), 6))
+            line.put(rec.TEAM_RANK, rank[team])
+            for k, srn in enumerate(ids):
+                first = rec.TEAM_FIRST_MEMBER + 5 * k
+                line.put((first, first + 3), srn)
+            out.append(line.text())
+        for team in self.order:
+            line = rec.Line("013").put(rec.TEAM013_NAME, self.state.teams[team].name[:32], left=True)
+            for k, name in enumerate(self.members[team][: rec.TEAM_MAX_MEMBERS]):
+                first = rec.TEAM013_FIRST_MEMBER + 5 * k
+                line.put((first, first + 3), self.srn[(team, name)])
+            out.append(line.text())
+        return out
+
+    def _lineups(self) -> list[str]:
+        """300 for each line-up out of the 310 order or with an empty board; 330 per match forfeited on every board."""
+        out = []
+        for r, team, opponent, sides in self.lineups:
+            if not any(sides):
+                continue
+            positions = [self.members[team].index(s[1]) if s else -1 for s in sides]
+            if -1 in positions or positions != sorted(positions):
+                line = rec.Line("300").put((5, 7), r).put((9, 11), self.tpn[team]).put((13, 15), self.tpn[opponent])
+                for k, s in enumerate(sides):
+                    first = 17 + 5 * k
+                    line.put((first, first + 3), f"{self.srn[s] if s else 0:04d}")
+                out.append(line.text())
+        for r in range(1, self.history.through_round + 1):
+            for t in self.state.rounds[r].tables:
+                m = self.state.match(r, t.table)
+                if m.complete and not m.played:
+                    kind = "+-" if m.home_gp > m.away_gp else "-+" if m.home_gp < m.away_gp else "--"
+                    out.append(rec.Line("330").put((5, 6), kind).put((8, 10), r).put((12, 14), self.tpn[t.home]).put((16, 18), self.tpn[t.away]).text())
+        return out
+
+    def _byes(self) -> list[str]:
+        out = []
+        through = self.history.through_round
+        byes = [self.state.rounds[r].bye for r in range(1, through + 1)]
+        if any(byes):
+            award = self.profile.bye_award
+            line = rec.Line("320").put((5, 8), rec.points_text(award.mp, 4)).put((10, 13), rec.points_text(award.gp, 4))
+            for r, team in enumerate(byes, start=1):
+                first = 15 + 4 * (r - 1)
+                line.put((first, first + 2), f"{self.tpn[team] if team else 0:03d}")
+            out.append(line.text())
+        for r in range(1, through + 1):
+            absent = [self.tpn[t] for t in self.order if self.history.rounds[r][t].kind == "absent"]
+            if absent:
+                line = rec.Line("240").put((5, 5), "Z").put((7, 9), f"{r:03d}")
+                for k, tpn in enumerate(absent):
+                    first = 11 + 5 * k
+                    line.put((first, first + 3), f"{tpn:04d}")
+                out.append(line.text())
+        return out
+
+
+def _date(text: str) -> str:
+    """A date as TRF writes it, ``YYYY/MM/DD`` (``-`` separators accepted)."""
+    return text.replace("-", "/")
