@@ -1,0 +1,131 @@
+"""C.04.6 against gacrux: generate tournaments, pair every round, check every round with gacrux.
+
+For each seed in ``--start .. --start + --count - 1``: the colour model is the seed's turn among
+``--profiles`` (seed modulo their number); the tournament is drawn from the seed
+(``producers.simulator.draw_spec``: 6-80 teams, 5-11 rounds, ratings, draw, forfeit, absence and
+withdrawal rates), simulated with every round paired by our engine, exported to TRF-2026
+(``projections.trf.export_trf``) and checked round by round by gacrux 1.11.65's pairing checker,
+run in worker processes exactly as ``python -m gacrux.pairingchecker -i FILE -c -m fideteam[-typeb|
+-nocolor]`` runs it (its ``common_main``, JSON output). Printed: tournaments and rounds checked,
+discrepancies, and for each its seed, profile, round and both pairings (gacrux's, then ours, as
+``white-black`` TPN pairs, ``n-0`` the PAB). A tournament our engine cannot pair to the end is
+counted apart (``stopped``); its paired rounds are still checked. Exit status 1 if any discrepancy.
+
+    nice -n 10 .venv/bin/python bench/bench_swiss_team_gacrux.py --count 5000 --workers 2
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+
+from producers.simulator import draw_spec, simulate
+from projections.trf import export_trf
+from schemas.profile import PROFILES
+
+METHODS = {"swiss-team-2026": "fideteam", "swiss-team-2026-typeb": "fideteam-typeb", "swiss-team-2026-nocolour": "fideteam-nocolor"}
+
+
+def gacrux_check(path: str, method: str) -> dict:
+    """gacrux's check of every round of the TRF file ``path`` (its JSON result)."""
+    from gacrux.pairingchecker import pairingchecker
+
+    out = path + ".json"
+    argv = sys.argv
+    sys.argv = ["pairingchecker", "-i", path, "-c", "-m", method, "-o", out]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            pairingchecker().common_main()
+    finally:
+        sys.argv = argv
+    with open(out) as f:
+        result = json.load(f)
+    os.unlink(out)
+    return result
+
+
+def run_one(task: tuple[int, str, str]) -> dict:
+    """Simulate, export and check the tournament of one seed; a summary dict."""
+    seed, profile_name, workdir = task
+    spec = draw_spec(seed, PROFILES[profile_name])
+    start = time.process_time()
+    sim = simulate(spec)
+    engine_cpu = time.process_time() - start
+    played = max(sim.state.rounds, default=0)
+    summary = {"seed": seed, "profile": profile_name, "teams": spec.teams, "rounds": played, "stopped": sim.stopped,
+               "discrepancies": [], "engine_cpu": engine_cpu}
+    if played == 0:
+        return summary
+    path = os.path.join(workdir, f"seed-{seed}.trf")
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(export_trf(sim.events))
+    try:
+        result = gacrux_check(path, METHODS[profile_name])
+    except SystemExit as exc:  # gacrux exits on an input error
+        summary["error"] = f"gacrux exit {exc.code}"
+        return summary
+    status = result.get("status", {})
+    if status.get("code", 0) not in (0, 1):
+        summary["error"] = json.dumps(status)[:500]
+    for rp in result.get("pairingResult", {}).get("roundpairing", []):
+        if not rp["check"]:
+            summary["discrepancies"].append({"round": rp["round"], "gacrux": rp["pairs"], "ours": rp["current"]})
+    summary["rounds_checked"] = len(result.get("pairingResult", {}).get("roundpairing", []))
+    os.unlink(path)
+    return summary
+
+
+def _pairs(pairs: list) -> str:
+    return " ".join(f"{w}-{b}" for w, b in pairs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--start", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--profiles", nargs="+", default=list(METHODS), choices=list(METHODS))
+    parser.add_argument("--log", help="append one JSON line per tournament to this file")
+    args = parser.parse_args()
+    tasks_dir = tempfile.mkdtemp(prefix="swiss-team-gacrux-")
+    tasks = [(seed, args.profiles[seed % len(args.profiles)], tasks_dir) for seed in range(args.start, args.start + args.count)]
+    totals = {"tournaments": 0, "rounds": 0, "discrepancies": 0, "stopped": 0, "errors": 0, "engine_cpu": 0.0}
+    log = open(args.log, "a") if args.log else None
+    began = time.time()
+    with multiprocessing.Pool(args.workers) as pool:
+        for n, s in enumerate(pool.imap_unordered(run_one, tasks, chunksize=4), start=1):
+            totals["tournaments"] += 1
+            totals["rounds"] += s.get("rounds_checked", 0)
+            totals["stopped"] += bool(s["stopped"])
+            totals["errors"] += "error" in s
+            totals["engine_cpu"] += s["engine_cpu"]
+            if log:
+                log.write(json.dumps(s) + "\n")
+                log.flush()
+            if "error" in s:
+                print(f"seed {s['seed']} ({s['profile']}): gacrux error {s['error']}", flush=True)
+            for d in s["discrepancies"]:
+                totals["discrepancies"] += 1
+                print(f"DISCREPANCY seed {s['seed']} profile {s['profile']} ({s['teams']} teams) round {d['round']}\n"
+                      f"  gacrux: {_pairs(d['gacrux'])}\n  ours:   {_pairs(d['ours'])}", flush=True)
+            if n % 100 == 0:
+                print(f"... {n} tournaments, {totals['rounds']} rounds, {totals['discrepancies']} discrepancies, "
+                      f"{time.time() - began:.0f} s", flush=True)
+    os.rmdir(tasks_dir)
+    print(f"tournaments checked: {totals['tournaments']} (seeds {args.start}..{args.start + args.count - 1}; "
+          f"profiles {', '.join(args.profiles)})")
+    print(f"rounds checked:      {totals['rounds']}")
+    print(f"discrepancies:       {totals['discrepancies']}")
+    print(f"stopped early (no legal pairing by our engine): {totals['stopped']}; gacrux errors: {totals['errors']}")
+    print(f"engine + simulation CPU: {totals['engine_cpu']:.1f} s; wall {time.time() - began:.0f} s")
+    return 1 if totals["discrepancies"] or totals["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
