@@ -9,7 +9,8 @@ run in worker processes exactly as ``python -m gacrux.pairingchecker -i FILE -c 
 -nocolor]`` runs it (its ``common_main``, JSON output). Printed: tournaments and rounds checked,
 discrepancies, and for each its seed, profile, round and both pairings (gacrux's, then ours, as
 ``white-black`` TPN pairs, ``n-0`` the PAB). A tournament our engine cannot pair to the end is
-counted apart (``stopped``); its paired rounds are still checked. Exit status 1 if any discrepancy.
+counted apart (``stopped``); its paired rounds are still checked, and gacrux's pairing of the
+round it stopped at (``-p -u`` the absent teams) must be empty too, else it is a discrepancy. Exit status 1 if any discrepancy.
 
     nice -n 10 .venv/bin/python bench/bench_swiss_team_gacrux.py --count 5000 --workers 2
 """
@@ -26,6 +27,8 @@ import tempfile
 import time
 
 from producers.simulator import draw_spec, simulate
+from projections.history import build_history
+from projections.pairing.entrants import teams_to_pair
 from projections.trf import export_trf
 from schemas.profile import PROFILES
 
@@ -34,11 +37,24 @@ METHODS = {"swiss-team-2026": "fideteam", "swiss-team-2026-typeb": "fideteam-typ
 
 def gacrux_check(path: str, method: str) -> dict:
     """gacrux's check of every round of the TRF file ``path`` (its JSON result)."""
+    return _gacrux(["-i", path, "-c", "-m", method], path)
+
+
+def gacrux_next_round(path: str, method: str, absent: list[int]) -> list[list[int]]:
+    """gacrux's pairing of the round after the last one of ``path`` without the teams ``absent``
+    (TPNs; ``-u``): its ``[white, black]`` pairs, empty when it finds no legal pairing."""
+    args = ["-i", path, "-p", "-m", method] + (["-u", *map(str, absent)] if absent else [])
+    return _gacrux(args, path)["pairingResult"]["pairs"] or []
+
+
+def _gacrux(args: list[str], path: str) -> dict:
+    """Run ``gacrux.pairingchecker`` with ``args`` in this process (its ``common_main``, as
+    ``python -m`` runs it); its JSON result."""
     from gacrux.pairingchecker import pairingchecker
 
     out = path + ".json"
     argv = sys.argv
-    sys.argv = ["pairingchecker", "-i", path, "-c", "-m", method, "-o", out]
+    sys.argv = ["pairingchecker", *args, "-o", out]
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             pairingchecker().common_main()
@@ -77,8 +93,19 @@ def run_one(task: tuple[int, str, str]) -> dict:
         if not rp["check"]:
             summary["discrepancies"].append({"round": rp["round"], "gacrux": rp["pairs"], "ours": rp["current"]})
     summary["rounds_checked"] = len(result.get("pairingResult", {}).get("roundpairing", []))
+    if sim.stopped:
+        # Our engine found no legal pairing for round played + 1: gacrux must find none either.
+        summary["gacrux_pairs_stopped_round"] = gacrux_next_round(path, METHODS[profile_name], absent_tpns(sim, played + 1))
     os.unlink(path)
     return summary
+
+
+def absent_tpns(sim, rnd: int) -> list[int]:
+    """TPNs of the teams not to pair in round ``rnd`` of the stopped simulation ``sim`` (withdrawn
+    or absent that round)."""
+    history = build_history(sim.state, rnd - 1)
+    present = set(teams_to_pair(history, rnd, sim.stopped_absent))
+    return sorted(info.pairing_number for t, info in history.teams.items() if t not in present)
 
 
 def _pairs(pairs: list) -> str:
@@ -103,6 +130,10 @@ def main() -> int:
             totals["tournaments"] += 1
             totals["rounds"] += s.get("rounds_checked", 0)
             totals["stopped"] += bool(s["stopped"])
+            if s.get("gacrux_pairs_stopped_round"):
+                totals["discrepancies"] += 1
+                print(f"DISCREPANCY seed {s['seed']} profile {s['profile']}: our engine found no legal pairing of round "
+                      f"{s['rounds'] + 1} ({s['stopped']}); gacrux: {_pairs(s['gacrux_pairs_stopped_round'])}", flush=True)
             totals["errors"] += "error" in s
             totals["engine_cpu"] += s["engine_cpu"]
             if log:
@@ -122,7 +153,8 @@ def main() -> int:
           f"profiles {', '.join(args.profiles)})")
     print(f"rounds checked:      {totals['rounds']}")
     print(f"discrepancies:       {totals['discrepancies']}")
-    print(f"stopped early (no legal pairing by our engine): {totals['stopped']}; gacrux errors: {totals['errors']}")
+    print(f"stopped early (no legal pairing, gacrux finding none either unless listed): {totals['stopped']}; "
+          f"gacrux errors: {totals['errors']}")
     print(f"engine + simulation CPU: {totals['engine_cpu']:.1f} s; wall {time.time() - began:.0f} s")
     return 1 if totals["discrepancies"] or totals["errors"] else 0
 

@@ -11,7 +11,8 @@ from decimal import Decimal
 from typing import Iterable
 
 from projections.history import History
-from projections.pairing.swiss_team.brackets import choose_bracket, choose_pab
+from projections.pairing.matching import NoLegalPairing
+from projections.pairing.swiss_team.brackets import choose_bracket, choose_pab, pairable
 from projections.pairing.swiss_team.colours import allocate
 from projections.pairing.swiss_team.criteria import pair_bracket
 from projections.pairing.swiss_team.teams import SwissTeam, build_teams
@@ -52,6 +53,8 @@ def plan_round(history: History, profile: RuleProfile, rnd: int, absent: Iterabl
     floats_count = not last_two_rounds(profile, rnd)
     typeb = rules.colour_preferences == "type-b"
     pab = choose_pab(teams, compat)
+    if pab is None and not pairable(teams, compat):
+        raise NoLegalPairing(f"C.04.6 art. 3.3.3: the {len(teams)} teams to pair cannot all be paired without a rematch ([C1])")
     if pab is not None:
         trace.add("C.04.6 art. 3.4", (pab.team_id,),
                   f"PAB: {pab.team_id} (TPN {pab.tpn}, score {pab.score}, {pab.played} matches played)")
