@@ -8,7 +8,10 @@ withdrawal rates), simulated with every round paired by our engine, exported to 
 run in worker processes exactly as ``python -m gacrux.pairingchecker -i FILE -c -m fideteam[-typeb|
 -nocolor]`` runs it (its ``common_main``, JSON output). Printed: tournaments and rounds checked,
 discrepancies, and for each its seed, profile, round and both pairings (gacrux's, then ours, as
-``white-black`` TPN pairs, ``n-0`` the PAB). A tournament our engine cannot pair to the end is
+``white-black`` TPN pairs, ``n-0`` the PAB), and the rounds where ``olympiad check`` (our
+``check_pairing``) does not give gacrux's verdict. ``--perturb`` also changes one round per
+tournament (a table's colours, or two tables' opponents), exports the changed log and compares the
+two checkers' verdicts on that round. A tournament our engine cannot pair to the end is
 counted apart (``stopped``); its paired rounds are still checked, and gacrux's pairing of the
 round it stopped at (``-p -u`` the absent teams) must be empty too, else it is a discrepancy. Exit status 1 if any discrepancy.
 
@@ -22,14 +25,17 @@ import io
 import json
 import multiprocessing
 import os
+import random
 import sys
 import tempfile
 import time
 
 from producers.simulator import draw_spec, simulate
 from projections.history import build_history
+from projections.pairing.check import check_pairing
 from projections.pairing.entrants import teams_to_pair
 from projections.trf import export_trf
+from schemas.events import Table
 from schemas.profile import PROFILES
 
 METHODS = {"swiss-team-2026": "fideteam", "swiss-team-2026-typeb": "fideteam-typeb", "swiss-team-2026-nocolour": "fideteam-nocolor"}
@@ -66,9 +72,9 @@ def _gacrux(args: list[str], path: str) -> dict:
     return result
 
 
-def run_one(task: tuple[int, str, str]) -> dict:
+def run_one(task: tuple[int, str, str, bool]) -> dict:
     """Simulate, export and check the tournament of one seed; a summary dict."""
-    seed, profile_name, workdir = task
+    seed, profile_name, workdir, perturb = task
     spec = draw_spec(seed, PROFILES[profile_name])
     start = time.process_time()
     sim = simulate(spec)
@@ -92,12 +98,65 @@ def run_one(task: tuple[int, str, str]) -> dict:
     for rp in result.get("pairingResult", {}).get("roundpairing", []):
         if not rp["check"]:
             summary["discrepancies"].append({"round": rp["round"], "gacrux": rp["pairs"], "ours": rp["current"]})
+        # acceptance 3: ``olympiad check`` (check_pairing) gives gacrux's verdict on the same round
+        ours_ok = not round_violations(sim, rp["round"])
+        if ours_ok != rp["check"]:
+            summary.setdefault("verdict_disagreements", []).append(rp["round"])
+    if perturb:
+        summary["perturbed"] = perturbed_verdicts(sim, seed, workdir, METHODS[profile_name])
     summary["rounds_checked"] = len(result.get("pairingResult", {}).get("roundpairing", []))
     if sim.stopped:
         # Our engine found no legal pairing for round played + 1: gacrux must find none either.
         summary["gacrux_pairs_stopped_round"] = gacrux_next_round(path, METHODS[profile_name], absent_tpns(sim, played + 1))
     os.unlink(path)
     return summary
+
+
+def round_violations(sim, rnd: int, tables=None) -> list:
+    """``check_pairing`` (what ``olympiad check`` runs) of the published round ``rnd`` of ``sim``,
+    or of ``tables`` in its place."""
+    published = sim.state.rounds[rnd]
+    return check_pairing(build_history(sim.state, rnd - 1), sim.state.profile, rnd,
+                         published.tables if tables is None else tables, published.bye, published.absent)
+
+
+_INVERTED = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2", "+/-": "-/+", "-/+": "+/-", "-/-": "-/-"}
+
+
+def perturbed_verdicts(sim, seed: int, workdir: str, method: str) -> dict:
+    """One round of ``sim`` changed, exported and judged by both checkers (gacrux ``-c -n ROUND``
+    on the changed file, our ``check_pairing`` on the changed tables): a played table's colours
+    swapped (its board results mirrored, so the scores stay), or two played tables' opponents
+    exchanged. Returns both verdicts (True = the round is right) and the change."""
+    rng = random.Random(f"perturb/{seed}")
+    rnd = rng.randint(1, max(sim.state.rounds))
+    published = sim.state.rounds[rnd]
+    tables = [t for t in published.tables if sim.state.match(rnd, t.table).played]
+    if len(tables) < 2:
+        return {}
+    k = rng.randrange(len(tables) - 1)
+    a, b = tables[k], tables[k + 1]
+    if rng.random() < 0.5:
+        kind, changed = "colours", [Table(table=a.table, home=a.away, away=a.home)]
+    else:
+        kind, changed = "opponents", [Table(table=a.table, home=a.home, away=b.away), Table(table=b.table, home=b.home, away=a.away)]
+    new = {t.table: t for t in changed}
+    new_tables = tuple(new.get(t.table, t) for t in published.tables)
+    events = []
+    for e in sim.events:
+        if e.type == "RoundPaired" and e.round == rnd:
+            e = e.model_copy(update={"tables": new_tables})
+        elif kind == "colours" and e.type == "BoardResultRecorded" and e.round == rnd and e.table == a.table:
+            e = e.model_copy(update={"result": _INVERTED[e.result]})
+        events.append(e)
+    path = os.path.join(workdir, f"seed-{seed}-perturbed.trf")
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(export_trf(events))
+    ours = not round_violations(sim, rnd, new_tables)
+    result = _gacrux(["-i", path, "-c", "-n", str(rnd), "-m", method], path)
+    os.unlink(path)
+    (rp,) = result["pairingResult"]["roundpairing"]
+    return {"round": rnd, "kind": kind, "tables": [f"{t.home}-{t.away}" for t in changed], "gacrux": rp["check"], "ours": ours}
 
 
 def absent_tpns(sim, rnd: int) -> list[int]:
@@ -119,10 +178,13 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--profiles", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--log", help="append one JSON line per tournament to this file")
+    parser.add_argument("--perturb", action="store_true",
+                        help="also change one round per tournament (colours or opponents) and compare both checkers' verdicts")
     args = parser.parse_args()
     tasks_dir = tempfile.mkdtemp(prefix="swiss-team-gacrux-")
-    tasks = [(seed, args.profiles[seed % len(args.profiles)], tasks_dir) for seed in range(args.start, args.start + args.count)]
-    totals = {"tournaments": 0, "rounds": 0, "discrepancies": 0, "stopped": 0, "errors": 0, "engine_cpu": 0.0}
+    tasks = [(seed, args.profiles[seed % len(args.profiles)], tasks_dir, args.perturb) for seed in range(args.start, args.start + args.count)]
+    totals = {"tournaments": 0, "rounds": 0, "discrepancies": 0, "stopped": 0, "errors": 0, "engine_cpu": 0.0,
+              "verdict_disagreements": 0, "perturbed": 0, "perturbed_agree": 0, "perturbed_caught": 0}
     log = open(args.log, "a") if args.log else None
     began = time.time()
     with multiprocessing.Pool(args.workers) as pool:
@@ -136,6 +198,17 @@ def main() -> int:
                       f"{s['rounds'] + 1} ({s['stopped']}); gacrux: {_pairs(s['gacrux_pairs_stopped_round'])}", flush=True)
             totals["errors"] += "error" in s
             totals["engine_cpu"] += s["engine_cpu"]
+            for r in s.get("verdict_disagreements", []):
+                totals["verdict_disagreements"] += 1
+                print(f"VERDICT seed {s['seed']} round {r}: olympiad check and gacrux disagree", flush=True)
+            if s.get("perturbed"):
+                p = s["perturbed"]
+                totals["perturbed"] += 1
+                totals["perturbed_agree"] += p["gacrux"] == p["ours"]
+                totals["perturbed_caught"] += not p["ours"]
+                if p["gacrux"] != p["ours"]:
+                    print(f"VERDICT seed {s['seed']} perturbed round {p['round']} ({p['kind']}: {' '.join(p['tables'])}): "
+                          f"gacrux {p['gacrux']}, olympiad check {p['ours']}", flush=True)
             if log:
                 log.write(json.dumps(s) + "\n")
                 log.flush()
@@ -155,8 +228,12 @@ def main() -> int:
     print(f"discrepancies:       {totals['discrepancies']}")
     print(f"stopped early (no legal pairing, gacrux finding none either unless listed): {totals['stopped']}; "
           f"gacrux errors: {totals['errors']}")
+    print(f"olympiad check against gacrux's verdict: {totals['verdict_disagreements']} rounds disagree")
+    if args.perturb:
+        print(f"perturbed rounds: {totals['perturbed']}, verdicts agree on {totals['perturbed_agree']}, "
+              f"olympiad check refuses {totals['perturbed_caught']}")
     print(f"engine + simulation CPU: {totals['engine_cpu']:.1f} s; wall {time.time() - began:.0f} s")
-    return 1 if totals["discrepancies"] or totals["errors"] else 0
+    return 1 if totals["discrepancies"] or totals["errors"] or totals["verdict_disagreements"] else 0
 
 
 if __name__ == "__main__":
