@@ -50,8 +50,13 @@ def pair_bracket(members: Sequence[SwissTeam], level: Decimal, compat: Compat, t
     teams = sorted(members, key=lambda s: s.tpn)
     if len(teams) % 2:
         return None
-    free = [[compat(a.tpn, b.tpn) and not any(pair_costs(a, b, level, typeb, floats_count)) for b in teams] for a in teams]
-    mate = first_identifier(len(teams), lambda i, j: free[i][j])
+    wants = [t.preference.colour for t in teams]
+    mate = None
+    # More than half the bracket wanting one colour makes some [C8] cost unavoidable: no need to
+    # look for a pairing without cost.
+    if max(wants.count("W"), wants.count("B")) <= len(teams) // 2:
+        free = [[compat(a.tpn, b.tpn) and not any(pair_costs(a, b, level, typeb, floats_count)) for b in teams] for a in teams]
+        mate = first_identifier(len(teams), lambda i, j: free[i][j])
     if mate is None:
         if perfect_matching(list(range(len(teams))), lambda i, j: compat(teams[i].tpn, teams[j].tpn)) is None:
             return None
