@@ -262,3 +262,39 @@ def test_profiles_are_complete_and_recorded() -> None:
         assert p.bye_award.mp == 1 and p.bye_award.gp == 2  # art. 1.4: drawn MP and drawn GP
         assert "swiss_team" in p.model_dump()
     assert SWISS_TEAM_2026_NOCOLOUR.swiss_team.colour_preferences == "none"
+
+
+def test_bracket_pairing_matches_brute_force_with_colour_costs() -> None:
+    """Art. 3.6 with [C8]-[C10]: the pairing equals the minimum over all perfect matchings of
+    (C8, C9, C10, identifier), on random 8-team Type B brackets with rematches and upfloaters."""
+    import itertools
+    import random
+
+    def matchings(nodes):
+        if not nodes:
+            yield []
+            return
+        for b in nodes[1:]:
+            for m in matchings([x for x in nodes if x not in (nodes[0], b)]):
+                yield [(nodes[0], b)] + m
+
+    rng = random.Random(11)
+    for _ in range(150):
+        teams = [T(n, rng.choice((2, 2, 2, 1)), "".join(rng.choice("WB") for _ in range(3)), "type-b", floated=rng.random() < 0.3)
+                 for n in range(1, 9)]
+        banned = {frozenset(p) for p in itertools.combinations(range(1, 9), 2) if rng.random() < 0.25}
+
+        def compat(a: int, b: int) -> bool:
+            return a != b and frozenset((a, b)) not in banned
+
+        def key(m):
+            costs = [pair_costs(teams[a - 1], teams[b - 1], Decimal(2), True, True) for a, b in m]
+            m = sorted(m)
+            return tuple(map(sum, zip(*costs))), [a for a, _ in m] + [b for _, b in m]
+
+        legal = [m for m in matchings(list(range(1, 9))) if all(compat(a, b) for a, b in m)]
+        got = pair_bracket(teams, Decimal(2), compat, True, True)
+        if not legal:
+            assert got is None
+            continue
+        assert key([(a.tpn, b.tpn) for a, b in got]) == min(map(key, legal))
