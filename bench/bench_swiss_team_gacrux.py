@@ -15,7 +15,9 @@ two checkers' verdicts on that round. A tournament our engine cannot pair to the
 counted apart (``stopped``); its paired rounds are still checked, and gacrux's pairing of the
 round it stopped at (``-p -u`` the absent teams) must be empty too, else it is a discrepancy. Exit status 1 if any discrepancy.
 
-    nice -n 10 .venv/bin/python bench/bench_swiss_team_gacrux.py --count 5000 --workers 2
+``--primary gp`` pairs on game points (secondary MP) instead.
+
+    nice -n 10 .venv/bin/python bench/bench_swiss_team_gacrux.py --count 5000 --workers 2 --perturb
 """
 from __future__ import annotations
 
@@ -72,10 +74,21 @@ def _gacrux(args: list[str], path: str) -> dict:
     return result
 
 
-def run_one(task: tuple[int, str, str, bool]) -> dict:
+def profile_and_method(profile_name: str, primary: str):
+    """The profile ``profile_name`` with primary score ``primary`` ("mp" or "gp", the other one
+    secondary) and gacrux's ``-m`` for it (``-gp+mp`` names the scores: ``-m`` overrides record 192)."""
+    profile = PROFILES[profile_name]
+    if primary == "mp":
+        return profile, METHODS[profile_name]
+    rules = profile.swiss_team.model_copy(update={"primary_score": "gp"})
+    return profile.model_copy(update={"name": f"{profile_name}-gp", "swiss_team": rules}), METHODS[profile_name] + "-gp+mp"
+
+
+def run_one(task: tuple[int, str, str, bool, str]) -> dict:
     """Simulate, export and check the tournament of one seed; a summary dict."""
-    seed, profile_name, workdir, perturb = task
-    spec = draw_spec(seed, PROFILES[profile_name])
+    seed, profile_name, workdir, perturb, primary = task
+    profile, method = profile_and_method(profile_name, primary)
+    spec = draw_spec(seed, profile)
     start = time.process_time()
     sim = simulate(spec)
     engine_cpu = time.process_time() - start
@@ -88,7 +101,7 @@ def run_one(task: tuple[int, str, str, bool]) -> dict:
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write(export_trf(sim.events))
     try:
-        result = gacrux_check(path, METHODS[profile_name])
+        result = gacrux_check(path, method)
     except SystemExit as exc:  # gacrux exits on an input error
         summary["error"] = f"gacrux exit {exc.code}"
         return summary
@@ -103,11 +116,11 @@ def run_one(task: tuple[int, str, str, bool]) -> dict:
         if ours_ok != rp["check"]:
             summary.setdefault("verdict_disagreements", []).append(rp["round"])
     if perturb:
-        summary["perturbed"] = perturbed_verdicts(sim, seed, workdir, METHODS[profile_name])
+        summary["perturbed"] = perturbed_verdicts(sim, seed, workdir, method)
     summary["rounds_checked"] = len(result.get("pairingResult", {}).get("roundpairing", []))
     if sim.stopped:
         # Our engine found no legal pairing for round played + 1: gacrux must find none either.
-        summary["gacrux_pairs_stopped_round"] = gacrux_next_round(path, METHODS[profile_name], absent_tpns(sim, played + 1))
+        summary["gacrux_pairs_stopped_round"] = gacrux_next_round(path, method, absent_tpns(sim, played + 1))
     os.unlink(path)
     return summary
 
@@ -178,11 +191,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--profiles", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--log", help="append one JSON line per tournament to this file")
+    parser.add_argument("--primary", choices=["mp", "gp"], default="mp", help="primary score of the profiles (art. 1.2)")
     parser.add_argument("--perturb", action="store_true",
                         help="also change one round per tournament (colours or opponents) and compare both checkers' verdicts")
     args = parser.parse_args()
     tasks_dir = tempfile.mkdtemp(prefix="swiss-team-gacrux-")
-    tasks = [(seed, args.profiles[seed % len(args.profiles)], tasks_dir, args.perturb) for seed in range(args.start, args.start + args.count)]
+    tasks = [(seed, args.profiles[seed % len(args.profiles)], tasks_dir, args.perturb, args.primary) for seed in range(args.start, args.start + args.count)]
     totals = {"tournaments": 0, "rounds": 0, "discrepancies": 0, "stopped": 0, "errors": 0, "engine_cpu": 0.0,
               "verdict_disagreements": 0, "perturbed": 0, "perturbed_agree": 0, "perturbed_caught": 0}
     log = open(args.log, "a") if args.log else None
