@@ -43,20 +43,30 @@ def pair_bracket(members: Sequence[SwissTeam], level: Decimal, compat: Compat, t
     """The pairing of a bracket by art. 3.6 as ``[(top, bottom), ...]`` in top-member order, or
     None when the bracket has no pairing without a rematch.
 
-    When some pairing without a rematch costs nothing on [C8]-[C10] (the usual case), the first
-    identifier among those is built team by team (``first_identifier``); otherwise one
-    minimum-cost perfect matching answers it (``_cheapest``).
+    When some pairing without a rematch reaches the least cost a bracket can have (the usual
+    case), the first identifier among those is built team by team (``first_identifier``);
+    otherwise one minimum-cost perfect matching answers it (``_cheapest``).
     """
     teams = sorted(members, key=lambda s: s.tpn)
     if len(teams) % 2:
         return None
+    # The least cost a pairing can have: no [C9] or [C10] cost, and [C8] only as the colour more
+    # than half the bracket wants forces it (k teams of 2h wanting it: at least k - h pairs of them).
+    # The pairings that reach it are exactly the perfect matchings over the pairs without [C9]
+    # or [C10] cost that are not two teams both wanting the other colour or none (the counting
+    # then leaves k - h pairs wanting the forced colour), so the first identifier among those
+    # is the bracket's pairing when there is one.
     wants = [t.preference.colour for t in teams]
-    mate = None
-    # More than half the bracket wanting one colour makes some [C8] cost unavoidable: no need to
-    # look for a pairing without cost.
-    if max(wants.count("W"), wants.count("B")) <= len(teams) // 2:
-        free = [[compat(a.tpn, b.tpn) and not any(pair_costs(a, b, level, typeb, floats_count)) for b in teams] for a in teams]
-        mate = first_identifier(len(teams), lambda i, j: free[i][j])
+    forced = next((c for c in ("W", "B") if wants.count(c) > len(teams) // 2), None)
+    free = [[False] * len(teams) for _ in teams]
+    for i, a in enumerate(teams):
+        for j in range(i + 1, len(teams)):
+            b = teams[j]
+            if compat(a.tpn, b.tpn):
+                c8, c9, c10 = pair_costs(a, b, level, typeb, floats_count)
+                free[i][j] = free[j][i] = not c9 and not c10 and (not c8 or wants[i] == forced) and (
+                    forced is None or forced in (wants[i], wants[j]))
+    mate = first_identifier(len(teams), lambda i, j: free[i][j])
     if mate is None:
         if perfect_matching(list(range(len(teams))), lambda i, j: compat(teams[i].tpn, teams[j].tpn)) is None:
             return None
