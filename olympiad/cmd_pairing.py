@@ -224,28 +224,39 @@ def check(
 
 @app.command()
 def simulate(
-    teams: int = typer.Option(..., "--teams", "-n", min=2, help="number of teams"),
-    rounds: int = typer.Option(11, "--rounds", min=1, help="number of rounds"),
+    teams: Optional[int] = typer.Option(None, "--teams", "-n", min=2, help="number of teams (default: drawn from the seed, 6-80)"),
+    rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="number of rounds (default: 11, or drawn from the seed, 5-11, without --teams)"),
     seed: int = typer.Option(1, "--seed", help="random seed (same seed, same tournament)"),
     profile_name: str = typer.Option("olympiad-2022", "--profile", help=f"rule profile ({PROFILE_NAMES})"),
     out: Path = typer.Option(Path("simulated.events.jsonl.gz"), "--out", "-o", help="event log to write"),
 ) -> None:
     """Simulate a whole tournament (Elo-based results, the engine's pairings) and write its event log.
 
-    Exit status 1 if the simulation stopped early (a round the engine could not pair); the log of
-    the rounds played is written all the same."""
-    from producers.simulator import SimulationSpec, simulate as run
+    Without ``--teams`` the team count, round count, ratings, draw, forfeit, absence and withdrawal
+    rates are all drawn from ``--seed`` (``producers.simulator.draw_spec``). Exit status 1 if the
+    simulation stopped early (a round the engine could not pair); the log of the rounds played is
+    written all the same."""
+    from producers.simulator import SimulationSpec, draw_spec, simulate as run
     from projections.eventlog import write_log
     from schemas.profile import get_profile
 
     try:
-        profile = get_profile(profile_name).model_copy(update={"rounds": rounds})
+        base = get_profile(profile_name)
     except KeyError as exc:
         refuse(ValueError(str(exc.args[0])))
-    sim = run(SimulationSpec(teams=teams, rounds=rounds, seed=seed, profile=profile, tournament_id=f"sim-{teams}-{seed}"))
+        raise
+    if teams is None:
+        spec = draw_spec(seed, base, rounds=(rounds, rounds) if rounds else (5, 11))
+    else:
+        r = rounds or 11
+        spec = SimulationSpec(teams=teams, rounds=r, seed=seed, profile=base.model_copy(update={"rounds": r}),
+                              tournament_id=f"sim-{teams}-{seed}")
+    sim = run(spec)
     n = write_log(out, sim.events)
     played = max(sim.state.rounds, default=0)
-    console().print(f"simulated {teams} teams, {played} of {rounds} rounds under {profile.name}: {n} events written to {out}", highlight=False)
+    console().print(f"simulated {spec.teams} teams, {played} of {spec.rounds} rounds under {spec.profile.name}: {n} events written to {out}"
+                  + ("" if teams else f" (drawn from seed {seed}: absence rate {spec.absence_rate}, match forfeit rate "
+                     f"{spec.match_forfeit_rate}, ratings {spec.rating_mean} +- {spec.rating_sd})"), highlight=False)
     if sim.stopped:
         err().print(f"stopped early: {sim.stopped}", highlight=False, soft_wrap=True)
         raise typer.Exit(code=1)

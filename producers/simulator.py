@@ -9,7 +9,8 @@ real one produces (``TournamentCreated``, ``TeamRegistered``, then per round ``T
 Board results: White's expected score E = 1 / (1 + 10 ** ((Rb - Rw - white_edge) / 400)); a
 draw has probability ``draw_rate * 2 * min(E, 1 - E)``, the rest is split to keep E. Small rates
 of board forfeits, whole-match forfeits, absences (a team not paired that round) and withdrawals.
-The helpers ``new_tournament``, ``publish``, ``record_match`` build hand-written tournaments
+``draw_spec(seed, profile)`` draws all of these (and the team and round counts) from the seed.
+The helpers ``new_tournament`` (player ratings kept within 1000-2900), ``publish``, ``record_match`` build hand-written tournaments
 (tests, examples) from the same events.
 """
 from __future__ import annotations
@@ -52,6 +53,31 @@ class SimulationSpec:
     absence_rate: float = 0.01
     withdrawal_rate: float = 0.01
     white_edge: int = 35
+    rating_mean: int = 2150
+    rating_sd: int = 280
+
+
+def draw_spec(seed: int, profile: RuleProfile, teams: tuple[int, int] = (6, 80), rounds: tuple[int, int] = (5, 11),
+              tournament_id: str | None = None) -> SimulationSpec:
+    """A random tournament drawn from ``seed`` alone (so a discrepancy is reproducible from it):
+    team count and round count uniform in the inclusive ranges ``teams`` and ``rounds`` (rounds at
+    most teams - 1), the rating mean (1600-2500) and spread (sd 50-400), the draw rate (0.15-0.6),
+    and the rates of board forfeits (0-2 %), whole-match forfeits (0-5 %), absences (0-6 %) and
+    withdrawals (0-4 %). ``profile`` is copied with the drawn number of rounds."""
+    rng = random.Random(f"draw-spec/{seed}")
+    n = rng.randint(*teams)
+    r = min(rng.randint(*rounds), n - 1)
+    return SimulationSpec(
+        teams=n, rounds=r, seed=seed, profile=profile.model_copy(update={"rounds": r}),
+        tournament_id=tournament_id or f"sim-{profile.name}-{seed}",
+        draw_rate=round(rng.uniform(0.15, 0.6), 3),
+        board_forfeit_rate=round(rng.uniform(0, 0.02), 4),
+        match_forfeit_rate=round(rng.uniform(0, 0.05), 4),
+        absence_rate=round(rng.uniform(0, 0.06), 4),
+        withdrawal_rate=round(rng.uniform(0, 0.04), 4),
+        rating_mean=rng.randint(1600, 2500),
+        rating_sd=rng.randint(50, 400),
+    )
 
 
 @dataclass
@@ -76,7 +102,7 @@ def new_tournament(
     profile = named(profile)
     events: list[Any] = [TournamentCreated(event_id=f"{tournament_id}/created", tournament_id=tournament_id, name=tournament_id, profile=profile)]
     for i, rating in enumerate(ratings, start=1):
-        players = tuple(Player(board_order=b, name=f"T{i} player {b}", rating=max(1000, rating + 40 - 20 * b)) for b in range(1, 6))
+        players = tuple(Player(board_order=b, name=f"T{i} player {b}", rating=min(2900, max(1000, rating + 40 - 20 * b))) for b in range(1, 6))
         events.append(TeamRegistered(event_id=f"{tournament_id}/team/T{i}", tournament_id=tournament_id, team_id=f"T{i}", name=f"Team {i:04d}",
                                      federation=f"F{i:03d}", players=players, pairing_number=i if numbered else None))
     state = TournamentState()
@@ -133,7 +159,7 @@ def simulate(spec: SimulationSpec) -> Simulation:
     """Run the whole tournament of ``spec``; stops early (``Simulation.stopped`` says why) when
     the engine finds no legal pairing for a round."""
     rng = random.Random(spec.seed)
-    ratings = sorted((int(rng.gauss(2150, 280)) for _ in range(spec.teams)), reverse=True)
+    ratings = sorted((int(rng.gauss(spec.rating_mean, spec.rating_sd)) for _ in range(spec.teams)), reverse=True)
     state, events = new_tournament(spec.profile, ratings, spec.tournament_id, numbered=False)
     team_rating = {f"T{i}": r for i, r in enumerate(ratings, start=1)}
     # A team can withdraw from round 2 on: a one-round tournament has no withdrawals.

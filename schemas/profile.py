@@ -44,6 +44,30 @@ class Award(BaseModel):
     gp: Points
 
 
+class SwissTeamRules(BaseModel):
+    """The switches of the FIDE Swiss Team Pairing System (C.04.6, 2026 edition), read by
+    ``projections.pairing.swiss_team``. A profile with ``swiss_team`` set is paired by C.04.6,
+    not by D.02.
+
+    ``colour_preferences``: art. 1.7, Type A (the default), Type B, or no colour preferences.
+    ``primary_score``: art. 1.2, match points ("mp", the default) or game points ("gp"); the
+    other one is the secondary score, used for colour allocation (art. 4.2.2) unless
+    ``secondary_for_colours`` is false. The open readings of the text (spec swiss-team-c046.md
+    section 2.3) are named switches, each defaulting to the reading of gacrux 1.11.65:
+    ``typeb_last_round_ww`` (A1: Type B, last round, CD 0 after two equal colours: "strong"
+    preference, or "none"), ``alternation_history`` (A12, art. 4.3.6: the "compressed" history of
+    played matches, or "by-round"). Forfeits are never played matches here (A3/A9: for [C1],
+    art. 3.4.3 and the colours), as ``whole_forfeit_is_meeting`` = False says for the whole profile.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    colour_preferences: Literal["type-a", "type-b", "none"] = "type-a"
+    primary_score: Literal["mp", "gp"] = "mp"
+    secondary_for_colours: bool = True
+    typeb_last_round_ww: Literal["strong", "none"] = "strong"
+    alternation_history: Literal["compressed", "by-round"] = "compressed"
+
+
 class RuleProfile(BaseModel):
     """A complete, named rule configuration of a team Swiss event.
 
@@ -97,6 +121,8 @@ class RuleProfile(BaseModel):
     # R-B2: tables by the higher-ranked team's place (ECU N.8.4.1), or D.02 2022 art. 11.1.
     publication_order: Literal["ranking", "d02-11.1"] = "ranking"
     seeding_floor_rating: int = 1000
+    # --- FIDE C.04.6 (2026) Swiss Team pairing instead of D.02 when set (SwissTeamRules)
+    swiss_team: SwissTeamRules | None = None
     tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")
 
     @model_validator(mode="after")
@@ -154,7 +180,32 @@ OLYMPIAD_2022 = RuleProfile(
     tiebreak_order_note="Samarkand 2026 regulations appendix 2.I (S27), checked against the official ranks",
 )
 
-PROFILES: dict[str, RuleProfile] = {p.name: p for p in (OLYMPIAD_2008, OLYMPIAD_2022)}
+
+def _swiss_team(name: str, colours: str, text: str) -> RuleProfile:
+    return RuleProfile(
+        name=name,
+        description=(
+            f"FIDE Swiss Team Pairing System C.04.6 (2026 edition, in force from 1 Feb 2026), {text}: "
+            "primary score MP (2/1/0), secondary GP; PAB = drawn MP and drawn GP (1 MP, 2 GP, art. 1.4); "
+            "brackets of the top scoregroup and upfloaters only, criteria C1-C10, colours by art. 4."
+        ),
+        acceleration=None,
+        pairing_order="mp-then-pairing-number",
+        bye_award=Award(mp=1, gp=2),
+        bye_ineligible_after_forfeit_win=True,
+        whole_forfeit_is_meeting=False,
+        swiss_team=SwissTeamRules(colour_preferences=colours),
+        tiebreak_order_note="C.04.6 leaves the tie-breaks to the regulations of the competition",
+    )
+
+
+SWISS_TEAM_2026 = _swiss_team("swiss-team-2026", "type-a", "Type A colour preferences (art. 1.7.1)")
+SWISS_TEAM_2026_TYPEB = _swiss_team("swiss-team-2026-typeb", "type-b", "Type B colour preferences (art. 1.7.2)")
+SWISS_TEAM_2026_NOCOLOUR = _swiss_team("swiss-team-2026-nocolour", "none", "no colour preferences (art. 1.7)")
+
+PROFILES: dict[str, RuleProfile] = {
+    p.name: p for p in (OLYMPIAD_2008, OLYMPIAD_2022, SWISS_TEAM_2026, SWISS_TEAM_2026_TYPEB, SWISS_TEAM_2026_NOCOLOUR)
+}
 
 
 def get_profile(name: str) -> RuleProfile:

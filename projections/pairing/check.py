@@ -12,6 +12,8 @@ Rules checked (each ``Violation.rule`` names one):
 - no unjustified float (R-P2, R-F1, D.02 8.4/9.5): the score groups taken in the profile's order,
   each (with the teams floated into it) keeps as many pairings as any pairing of the teams still
   unpaired can keep.
+
+A profile with ``swiss_team`` set is checked by C.04.6 instead (``swiss_team.check``).
 """
 from __future__ import annotations
 
@@ -57,24 +59,14 @@ def check_pairing(
     Raises ``ValueError`` for an unusable history (see ``build_entrants``).
     """
     tables = list(tables)
+    if profile.swiss_team is not None:
+        from projections.pairing.swiss_team.check import check_swiss_team  # it imports this module's helpers
+
+        return check_swiss_team(history, profile, rnd, tables, bye, absent, colours)
     entrants = build_entrants(history, profile, rnd, absent)
     place = {e.team_id: e.place for e in entrants}
     cons = Constraints(entrants, profile)
-    out: list[Violation] = []
-    seen: dict[str, int] = {}
-    for t in tables:
-        for team in (t.home, t.away):
-            seen[team] = seen.get(team, 0) + 1
-    if bye is not None:
-        seen[bye] = seen.get(bye, 0) + 1
-    for team, n in sorted(seen.items()):
-        if team not in place:
-            out.append(Violation("paired once", (team,), f"{team} is paired but is not to be paired in round {rnd} (absent, withdrawn or unknown)"))
-        elif n > 1:
-            out.append(Violation("paired once", (team,), f"{team} is paired {n} times"))
-    for e in entrants:
-        if e.team_id not in seen:
-            out.append(Violation("paired once", (e.team_id,), f"{e.team_id} is not paired"))
+    out = paired_once(tables, bye, set(place), [e.team_id for e in entrants], rnd)
     pairs = [(place[t.home], place[t.away]) for t in tables if t.home in place and t.away in place]
     for t in tables:
         if t.home in place and t.away in place and place[t.away] in entrants[place[t.home]].met:
@@ -86,6 +78,27 @@ def check_pairing(
         out += _colours(entrants, place, tables)
     if not structural:
         out += _floats(entrants, pairs, place.get(bye) if bye else None, profile, cons, colours != "unknown")
+    return out
+
+
+def paired_once(tables: list[Table], bye: str | None, to_pair: set[str], order: list[str], rnd: int) -> list[Violation]:
+    """Every team of ``to_pair`` is paired exactly once (at a table or with the bye) and no other
+    team is; ``order`` lists ``to_pair`` in the order the violations are reported."""
+    out: list[Violation] = []
+    seen: dict[str, int] = {}
+    for t in tables:
+        for team in (t.home, t.away):
+            seen[team] = seen.get(team, 0) + 1
+    if bye is not None:
+        seen[bye] = seen.get(bye, 0) + 1
+    for team, n in sorted(seen.items()):
+        if team not in to_pair:
+            out.append(Violation("paired once", (team,), f"{team} is paired but is not to be paired in round {rnd} (absent, withdrawn or unknown)"))
+        elif n > 1:
+            out.append(Violation("paired once", (team,), f"{team} is paired {n} times"))
+    for team in order:
+        if team not in seen:
+            out.append(Violation("paired once", (team,), f"{team} is not paired"))
     return out
 
 

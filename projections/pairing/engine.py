@@ -20,6 +20,7 @@ from projections.pairing.floaters import GroupMethod, pair_group
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.publication import publication_key
 from projections.pairing.score_groups import DOWN, describe_order, processing_order
+from projections.pairing.swiss_team.engine import propose_swiss_team
 from projections.pairing.trace import Trace, TraceLine, explain
 from schemas.events import PairingProposed, Table
 from schemas.profile import RuleProfile
@@ -69,10 +70,13 @@ def propose_pairing(history: History, profile: RuleProfile, rnd: int, absent: It
     """Pair round ``rnd`` from ``history`` (rounds 1..rnd-1, all complete) under ``profile``.
 
     ``absent``: teams known not to play ``rnd`` (withdrawn teams are left out anyway).
+    A profile with ``swiss_team`` set is paired by FIDE C.04.6 (``swiss_team.engine``).
     Raises ``ValueError`` for an unusable history, and
     ``projections.pairing.matching.NoLegalPairing`` naming the rule that cannot be met when no
     legal pairing exists.
     """
+    if profile.swiss_team is not None:
+        return propose_swiss_team(history, profile, rnd, absent)
     absent = tuple(sorted(set(absent)))
     trace = Trace()
     entrants = build_entrants(history, profile, rnd, absent)

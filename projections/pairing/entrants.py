@@ -43,12 +43,13 @@ class Entrant:
     rating: Decimal
 
 
-def build_entrants(history: History, profile: RuleProfile, rnd: int, absent: Iterable[str] = ()) -> list[Entrant]:
-    """The entrants of round ``rnd`` in pairing order.
+def teams_to_pair(history: History, rnd: int, absent: Iterable[str] = ()) -> list[str]:
+    """The team ids to pair in round ``rnd``, in registration order: every registered team that
+    has not withdrawn before ``rnd`` and is not in ``absent`` (the first step of every pairing
+    system of the package: D.02 and C.04.6).
 
-    Teams to pair: every registered team that has not withdrawn before ``rnd`` and is not in
-    ``absent``. Raises ``ValueError`` if the history does not end with round ``rnd - 1``, if a
-    match of it is not complete, or if ``absent`` names an unknown team.
+    Raises ``ValueError`` if the history does not end with round ``rnd - 1``, if a match of it is
+    not complete, or if ``absent`` names an unknown team.
     """
     if history.through_round != rnd - 1:
         raise ValueError(f"pairing round {rnd} needs the history of rounds 1..{rnd - 1}, got 1..{history.through_round}")
@@ -60,10 +61,18 @@ def build_entrants(history: History, profile: RuleProfile, rnd: int, absent: Ite
     unknown = sorted(absent - set(history.teams))
     if unknown:
         raise ValueError(f"absent team {unknown[0]!r} is not registered")
-    present = [
+    return [
         t for t in history.teams
         if t not in absent and not (t in history.withdrawn and history.withdrawn[t] <= rnd)
     ]
+
+
+def build_entrants(history: History, profile: RuleProfile, rnd: int, absent: Iterable[str] = ()) -> list[Entrant]:
+    """The entrants of round ``rnd`` in pairing order.
+
+    Teams to pair: ``teams_to_pair`` (which raises ``ValueError`` for an unusable history).
+    """
+    present = teams_to_pair(history, rnd, absent)
     imaginary = imaginary_points(history, profile, rnd, present)
     mp = {t: match_points_total(history, t) for t in present}
     score = {t: mp[t] + imaginary.get(t, 0) for t in present}

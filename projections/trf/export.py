@@ -67,9 +67,17 @@ class TrfHeader:
 
 
 def tournament_type_code(profile: RuleProfile) -> str:
-    """Record 192 (ETT26) for ``profile``: a team Swiss on match points, not the C.04.6 system
-    (``FIDE_TEAM_*``), since the Olympiad profiles pair by D.02 or the 2008 rules."""
-    return "CUSTOM_TEAM_SWISS_MP"
+    """Record 192 (ETT26) for ``profile``. A C.04.6 profile (``swiss_team`` set) is
+    ``FIDE_TEAM[_TYPEA|_TYPEB]_<primary>[_<secondary>]`` (no type token: no colour preferences;
+    the secondary score written when it is used for colours, trf-teams.md §1.2 record 192);
+    the Olympiad profiles are a team Swiss on match points, not the C.04.6 system, since they
+    pair by D.02 or the 2008 rules."""
+    rules = profile.swiss_team
+    if rules is None:
+        return "CUSTOM_TEAM_SWISS_MP"
+    colour = {"type-a": "_TYPEA", "type-b": "_TYPEB", "none": ""}[rules.colour_preferences]
+    primary, secondary = ("MP", "GP") if rules.primary_score == "mp" else ("GP", "MP")
+    return f"FIDE_TEAM{colour}_{primary}" + (f"_{secondary}" if rules.secondary_for_colours else "")
 
 
 def state_through(events: Iterable[Any], through_round: int | None) -> TournamentState:

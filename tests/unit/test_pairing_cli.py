@@ -30,3 +30,18 @@ def test_pair_refuses_an_unknown_team_and_a_missing_round(tmp_path) -> None:
     assert runner.invoke(app, ["pair", str(log), "--round", "2", "--explain", "NOPE"]).exit_code == 2
     assert runner.invoke(app, ["pair", str(log), "--round", "5"]).exit_code == 2
     assert runner.invoke(app, ["check", str(log), "--round", "3"]).exit_code == 2
+
+
+def test_simulate_draws_a_swiss_team_tournament_from_the_seed_and_check_accepts_it(tmp_path) -> None:
+    """Without --teams the tournament is drawn from the seed (draw_spec): the same seed, the same log;
+    ``olympiad check`` validates every round under C.04.6."""
+    logs = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    for log in logs:
+        result = runner.invoke(app, ["simulate", "--seed", "11", "--rounds", "5", "--profile", "swiss-team-2026-typeb", "--out", str(log)])
+        assert result.exit_code == 0, result.output
+        text = " ".join(result.output.split())  # rich wraps long lines
+        assert "drawn from seed 11" in text and "5 of 5 rounds under swiss-team-2026-typeb" in text
+    assert logs[0].read_text() == logs[1].read_text()
+    for rnd in range(1, 6):
+        checked = runner.invoke(app, ["check", str(logs[0]), "--round", str(rnd)])
+        assert checked.exit_code == 0 and "no rule violated under swiss-team-2026-typeb" in checked.output, checked.output
