@@ -130,7 +130,7 @@ def test_the_scoreboard_never_counts_an_unplayed_match(server, browsers):
     assert board.find_element(By.ID, "standings-title").text == "Standings after round 10"
     assert_table(shown_rows(board), want_10)
     heads = [th.text for th in board.find_elements(By.CSS_SELECTOR, "#standings thead th")]
-    assert heads == ["Rk", "SNo", "Team", "Fed", "Games", "+", "=", "-", "MP", "OSB-C1", "GP", "BH-C1"]
+    assert heads == ["Rk", "SNo", "Team", "Fed", "Games", "+", "=", "-", "MP", "OSB-C1", "GP", "BH-C1", "decided by"]
 
     held = [e for e in held_back(events, 10) if e.table in (2, 3, 4)]
     token = call(f"{server}/api/tournaments/{TID}/terminals", {"terminal_id": "arbiter", "tables": None}, CHIEF)["token"]
@@ -210,8 +210,8 @@ def test_entry_page_updates_the_scoreboard_live(server, browsers):
     # Two teams level on MP: the panel names the first tie-break on which they differ.
     a, b = next((x, y) for x, y in zip(want["__order__"], want["__order__"][1:]) if want[x]["mp"] == want[y]["mp"])
     decisive = next(tb for tb in ("OSB-C1", "GP", "BH-C1") if want[a]["tiebreaks"][tb] != want[b]["tiebreaks"][tb])
-    for team in (a, b):
-        board.find_element(By.CSS_SELECTOR, f'tr[data-team="{team}"] td.team').click()
+    for team in (a, b):  # a click on the row (not on its team-page link)
+        board.execute_script("arguments[0].click()", board.find_element(By.CSS_SELECTOR, f'tr[data-team="{team}"] td.team'))
     why = WebDriverWait(board, 5).until(lambda d: d.find_elements(By.ID, "compare-why"))[0]
     assert why.get_attribute("data-decided-by") == decisive and why.get_attribute("data-ahead") == a
     assert f"{decisive} separates them" in why.text
