@@ -453,6 +453,23 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
     def entry_page() -> FileResponse:
         return FileResponse(STATIC / "entry.html")
 
+    @app.get("/api/tournaments/{tid}/audit-trail", responses=READ_ERRORS, tags=["read"])
+    def audit_trail(tid: str) -> list[dict]:
+        """Every arbiter action of the log (``projections.audit.trail``): when, who, the round, what, the
+        reason: amended pairings, overridden rules, corrections (late ones marked), forfeits,
+        withdrawals, late entries, absences, closed rounds."""
+        from dataclasses import asdict
+
+        from projections.audit import trail
+
+        check_tournament(tid)
+        with backend.read() as snap:
+            return [asdict(a) for a in trail(snap.state)]
+
+    @app.get("/audit", include_in_schema=False)
+    def audit_page() -> FileResponse:
+        return FileResponse(STATIC / "audit.html")
+
     @app.get("/teams/{team_id}", include_in_schema=False)
     def team_page(team_id: str) -> FileResponse:
         return FileResponse(STATIC / "team.html")

@@ -8,6 +8,7 @@ a real SQLite event store); the server stamps ``issued_at`` from ``$OLYMPIAD_CLO
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,3 +57,21 @@ def test_the_command_sequence_through_http_yields_the_same_events_and_digest(tmp
     assert len(got) == len(expected) > 800
     assert got == expected
     assert final["digest"] == store.state.closed[11] == replay(EventStore(engine=engine).events()).rounds[11].digest
+
+
+def test_the_audit_trail_is_served_as_json_and_as_a_page(tmp_path: Any) -> None:
+    """Issue 16: the audit trail on the web (``/api/tournaments/{tid}/audit-trail``, ``/audit``)."""
+    from projections.eventlog import read_log
+
+    log = Path(__file__).resolve().parents[1] / "data" / "club-league-2026.events.jsonl.gz"
+    engine = store_engine(f"sqlite:///{tmp_path / 'trail.sqlite'}")
+    store = EventStore(engine=engine)
+    store.append_decided(read_log(log))
+    with TestClient(create_app(EmbeddedBackend(EventStore(engine=engine)), TokenStore(engine))) as client:
+        trail = client.get(f"/api/tournaments/{script.TID}/audit-trail").json()
+        page = client.get("/audit")
+    assert page.status_code == 200 and "audit.js" in page.text
+    whats = [a["what"] for a in trail]
+    assert "late correction: table 1 board 2 -> " + EventStore(engine=engine).state.results[(4, 1, 2)][1] in whats
+    assert any(a["what"] == "T20 withdrawn from round 7" and a["reason"] == "the team left the event after round 6" for a in trail)
+    assert sum(a["what"].endswith(" closed") for a in trail) == 11
