@@ -455,9 +455,13 @@ class WorkerDoor:
             return
         letters = [json.loads(d) for d in self.projector.dead_letters]
         mine = [d for d in letters if d["offset"] == records[6].offset]
+        asked = {tid}
+        other = _mutant_tid(m, tid)
+        if isinstance(other, str) and other.isprintable() and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in other):
+            asked.add(other)  # a tournament id no driver can send (a lone surrogate) cannot have been stored either
         with self.projector.engine.connect() as conn:
             kept = conn.execute(sa.select(events_table.c.event_id, events_table.c.body).where(
-                events_table.c.tournament_id.in_({tid} | {_mutant_tid(m, tid)}))).all()
+                events_table.c.tournament_id.in_(asked))).all()
         ids = {r.event_id for r in kept}
         if mine:
             c.refusal(m, mine[0]["field"], mine[0]["rule"])
