@@ -10,7 +10,7 @@ import typer
 from olympiad.cli import app
 from olympiad.output import console, err, load_or_refuse, refuse
 
-PROFILE_NAMES = "olympiad-2008, olympiad-2022"  # for the help texts; get_profile refuses any other
+PROFILE_NAMES = "olympiad-2008, olympiad-2022, swiss-team-2026, swiss-team-2026-nocolour, swiss-team-2026-typeb"  # for the help texts; get_profile refuses any other
 
 
 def _state_before(events: list[Any], rnd: int, *, include_pairing: bool) -> tuple[Any, Any]:
