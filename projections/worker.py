@@ -267,7 +267,7 @@ class Projector:
                 continue
             new_events.append({
                 "event_id": event.event_id, "tournament_id": tid, "type": event.type,
-                "schema_version": event.schema_version, "body": rec.value.decode(),  # the processors' canonical JSON
+                "schema_version": event.schema_version, "body": canonical_json(event),  # as parsed (the processors wrote the same bytes)
             })
             proj.dirty = True
             if event.type == "TeamRegistered":
