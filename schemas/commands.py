@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from schemas import limits
-from schemas.events import EventSchemaError, ForfeitReason, Player, ResultCode, Table, validation_error
+from schemas.events import EventSchemaError, ForfeitReason, Player, ResultCode, Table, json_object, shown, validation_error
 from schemas.limits import (
     ActorId, Board, Federation, Name, Note, Reason, Round, TableNo, TeamId, Timestamp, TournamentId,
 )
@@ -263,19 +263,10 @@ def parse_command(raw: dict[str, Any] | str | bytes) -> Any:
 
     Raises ``EventSchemaError`` naming the first offending field and the rule.
     """
-    if isinstance(raw, (str, bytes)):
-        try:
-            raw = limits.load_message(raw)
-        except limits.MessageTooLarge as exc:
-            raise EventSchemaError(str(exc), field="(message)", rule="input size limits") from None
-        except ValueError as exc:
-            raise EventSchemaError(f"malformed JSON: {exc}", field="(message)", rule="JSON syntax") from None
-    if not isinstance(raw, dict):
-        raise EventSchemaError("a command is a JSON object", field="(message)", rule="JSON object")
+    raw = json_object(raw, "a command", "(message)")
     kind = raw.get("command")
     if not isinstance(kind, str) or kind not in COMMAND_TYPES:
-        shown = repr(kind) if len(repr(kind)) <= 60 else repr(kind)[:57] + "..."
-        raise EventSchemaError(f"unknown command {shown}; known: {', '.join(COMMAND_TYPES)}", field="command",
+        raise EventSchemaError(f"unknown command {shown(kind)}; known: {', '.join(COMMAND_TYPES)}", field="command",
                                rule="known commands")
     try:
         return _ADAPTER.validate_python(raw)

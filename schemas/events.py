@@ -424,25 +424,38 @@ def validation_error(exc: ValidationError, kind: str, version: int, skip: int = 
     return EventSchemaError(f"{kind}.{loc}: {msg} (got {text})", field=loc, rule=schema_rule(err, kind, version))
 
 
-def parse_event(raw: dict[str, Any] | str | bytes) -> Any:
-    """Parse one event from a dict or JSON text (``schemas.limits.load_message``: size and depth
-    limits) into its model, upcasting an older version.
-
-    Raises ``EventSchemaError`` naming the first offending field and the rule.
-    """
+def json_object(raw: dict[str, Any] | str | bytes, what: str, field: str) -> dict[str, Any]:
+    """``raw`` as a dict: JSON text is read within the size and depth limits of
+    ``schemas.limits.load_message``. Raises ``EventSchemaError`` (``field``, the rule) for text that
+    is too large, not JSON, or not a JSON object; ``what`` names the message ("an event")."""
     if isinstance(raw, (str, bytes)):
         try:
             raw = limits.load_message(raw)
         except limits.MessageTooLarge as exc:
             raise EventSchemaError(str(exc), field="(message)", rule="input size limits") from None
         except ValueError as exc:
-            raise EventSchemaError(f"malformed JSON: {exc}", field="(line)", rule="JSON syntax") from None
+            raise EventSchemaError(f"malformed JSON: {exc}", field=field, rule="JSON syntax") from None
     if not isinstance(raw, dict):
-        raise EventSchemaError("an event is a JSON object", field="(line)", rule="JSON object")
+        raise EventSchemaError(f"{what} is a JSON object", field=field, rule="JSON object")
+    return raw
+
+
+def shown(value: Any, width: int = 60) -> str:
+    """``repr(value)``, cut to ``width`` characters (for a refusal's message)."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def parse_event(raw: dict[str, Any] | str | bytes) -> Any:
+    """Parse one event from a dict or JSON text (``schemas.limits.load_message``: size and depth
+    limits) into its model, upcasting an older version.
+
+    Raises ``EventSchemaError`` naming the first offending field and the rule.
+    """
+    raw = json_object(raw, "an event", "(line)")
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
-        shown = repr(kind) if len(repr(kind)) <= 60 else repr(kind)[:57] + "..."
-        raise EventSchemaError(f"unknown event type {shown}", field="type", rule="known event types")
+        raise EventSchemaError(f"unknown event type {shown(kind)}", field="type", rule="known event types")
     raw = upcast(raw)
     try:
         return _ADAPTER.validate_python(raw)
