@@ -367,10 +367,12 @@ async def judge(stream: Any) -> None:
     """
     stream.enable_acks = False  # acked below, after the batch
     queued_empty = stream.channel.empty
+    LIVENESS.channel = stream.channel
     loop = asyncio.get_running_loop()
     batch: list[Any] = []
     last = 0.0
     async for event in stream.events():
+        LIVENESS.last = loop.time()
         batch.append(event)
         if len(batch) < BATCH and not queued_empty():
             continue
@@ -380,7 +382,7 @@ async def judge(stream: Any) -> None:
             if not queued_empty():
                 continue
         await judge_batch(batch)
-        last = loop.time()
+        last = LIVENESS.last = loop.time()
         for done in batch:
             await stream.ack(done)
         batch = []
@@ -428,3 +430,55 @@ async def judge_batch(batch: list[Any]) -> None:
 @app.on_partitions_revoked.connect
 async def _forget_states(app: Any, revoked: Any, **kwargs: Any) -> None:
     JUDGE.forget()
+
+
+# ------------------------------------------------------------------------- resuming after a stall
+STALL_S = 5.0  # s idle with events not yet committed before the consumer seeks back to its commits
+
+
+@dataclass
+class Liveness:
+    """When the judge last took or finished an event (event-loop time, s), and its input channel."""
+
+    last: float = 0.0
+    channel: Any = None
+
+
+LIVENESS = Liveness()
+
+
+def stalled_partitions(committed: dict[Any, int | None], highwaters: dict[Any, int | None]) -> list[Any]:
+    """The partitions with events past their committed offset: ``committed[tp]`` is the next offset
+    to commit (None: nothing committed, i.e. 0), ``highwaters[tp]`` the next offset to be written
+    (None: not fetched yet, skipped). For an idle judge, each is a stall: every event it took was
+    acked and committed within faust's commit interval (2.8 s), so those events never reached it."""
+    return sorted((tp for tp, high in highwaters.items() if high is not None and (committed.get(tp) or 0) < high),
+                  key=lambda tp: (tp.topic, tp.partition))
+
+
+@app.timer(interval=STALL_S / 2)
+async def resume_stalled_partitions() -> None:
+    """Seek the consumer back to its committed offsets when the judge has been idle for ``STALL_S``
+    while events past them wait (``stalled_partitions``).
+
+    Why: in a rebalance faust can drop records fetched before it paused a newly assigned partition
+    and then skip their refetched copies by its read offsets (seen: after the member owning a
+    partition was SIGKILLed, its successor judged offsets 0-2 and 149-206 of 207 and waited
+    forever). The committed offset stays before the first dropped record, so seeking back to it
+    judges them again; events judged twice are harmless (``Judge``: a duplicate changes nothing).
+    """
+    consumer = app.consumer
+    loop = asyncio.get_running_loop()
+    if app.rebalancing or not app.tables.recovery.completed.is_set() or loop.time() - LIVENESS.last < STALL_S:
+        return
+    if LIVENESS.channel is not None and not LIVENESS.channel.empty():
+        return
+    names = set(inputs.topics)
+    tps = [tp for tp in consumer.assignment() if tp.topic in names]
+    stalled = stalled_partitions({tp: consumer._committed_offset.get(tp) for tp in tps},
+                                 {tp: consumer.highwater(tp) for tp in tps})
+    if stalled:
+        log.warning("events past the committed offset of %s not judged for %.0f s: seeking back to the committed offsets",
+                    ", ".join(f"{tp.topic}[{tp.partition}]" for tp in stalled), STALL_S)
+        await consumer.perform_seek()
+        LIVENESS.last = loop.time()
