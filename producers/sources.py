@@ -54,8 +54,6 @@ def load_source(source: str) -> list[Any]:
 
     Raises ``FileNotFoundError`` naming what was tried, and ``EventSchemaError`` for a bad log.
     """
-    from producers.importers import samarkand
-
     shipped = shipped_logs()
     if source in shipped:
         return read_log(shipped[source])
@@ -65,6 +63,8 @@ def load_source(source: str) -> list[Any]:
         return EventStore(source).events()
     path = Path(source)
     if path.is_dir():
+        from producers.importers import samarkand  # here: a shipped log needs no importer
+
         if samarkand.is_samarkand_folder(path):
             return samarkand.load_events(path)
         from producers.importers import chennai
