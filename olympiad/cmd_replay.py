@@ -22,6 +22,12 @@ def replay(
                                      "and project from (default: none, the events are folded in memory)"),
 ) -> None:
     """Replay SOURCE and print the standings (chess-results layout) and their SHA-256 digest."""
+    import gc
+
+    # A replay is a process that reads a log and exits: every event, board and row it makes lives
+    # until the end, so the cyclic collector would walk them again and again to free nothing
+    # (about a sixth of a Samarkand replay's CPU time, bench/bench_cli.py). Memory is the log's.
+    gc.disable()
     from processors.tournament import RuleViolation
     from projections.replay import standings_at
 

@@ -7,7 +7,8 @@ importer, a ``.trf`` file by the TRF importer; any other path is read as an even
 The facts of a data set that its events do not carry for every tool (the arbiter-made tables the
 pairing comparison leaves out) are in the data folder's ``event.json``; a log converted from a
 folder keeps a copy beside it (``<name>.event.json``, written by ``olympiad export``), found by
-``facts_path``.
+``facts_path``. A shared data folder is read-only: for one without ``event.json`` the project
+keeps the facts as ``olympiad/data/<folder name>.event.json`` (Chennai 2022's PGN gaps).
 """
 from __future__ import annotations
 
@@ -25,14 +26,17 @@ def shipped_logs() -> dict[str, Path]:
 
 
 def facts_path(source: str) -> Path | None:
-    """The ``event.json`` of ``source``: a data folder's own, or the copy beside a shipped or
-    other event log (``<name>.event.json``); None if it has none."""
+    """The ``event.json`` of ``source``: a data folder's own (else the project's copy for a folder
+    of that name, ``olympiad/data/<folder name>.event.json``), or the copy beside a shipped or other
+    event log (``<name>.event.json``); None if it has none."""
     shipped = shipped_logs()
     path = Path(source)
     if source in shipped:
         candidate = SHIPPED_DIR / f"{source}.event.json"
     elif path.is_dir():
         candidate = path / "event.json"
+        if not candidate.is_file():
+            candidate = SHIPPED_DIR / f"{path.resolve().name}.event.json"
     else:
         candidate = sidecar(path)
     return candidate if candidate.is_file() else None
@@ -50,8 +54,6 @@ def load_source(source: str) -> list[Any]:
 
     Raises ``FileNotFoundError`` naming what was tried, and ``EventSchemaError`` for a bad log.
     """
-    from producers.importers import samarkand
-
     shipped = shipped_logs()
     if source in shipped:
         return read_log(shipped[source])
@@ -61,6 +63,8 @@ def load_source(source: str) -> list[Any]:
         return EventStore(source).events()
     path = Path(source)
     if path.is_dir():
+        from producers.importers import samarkand  # here: a shipped log needs no importer
+
         if samarkand.is_samarkand_folder(path):
             return samarkand.load_events(path)
         from producers.importers import chennai

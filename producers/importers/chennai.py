@@ -1,21 +1,29 @@
-"""Importer for the 44th Olympiad, Chennai 2022, Open section (board results from the broadcast PGN).
+"""Importer for an Olympiad section given as board results of its broadcast PGN (Chennai 2022 Open).
 
-Reads ``matches.json`` and ``rosters.csv`` of ``../shared/data/olympiad-2022-chennai-open`` (see its
-README) and returns the tournament's events in log order: ``TournamentCreated`` (profile
-``olympiad-2022``), one ``TeamRegistered`` per team that played, then per round a ``RoundPaired``
-(tables with the data's home team = White on board 1, the bye, absent teams) and one
+Reads ``matches.json`` and ``rosters.csv`` of a data folder such as
+``../shared/data/olympiad-2022-chennai-open`` (see its README) and its facts
+(``producers.importers.event_facts``: the folder's ``event.json``, or the project's copy for a
+read-only folder) and returns the tournament's events in log order: ``TournamentCreated``
+(identity and profile from the facts), one ``TeamRegistered`` per team that played, then per round a
+``RoundPaired`` (tables with the data's home team = White on board 1, the bye, absent teams) and one
 ``BoardResultRecorded`` per board. The PGN holds only games that were played; what it cannot hold
-is decided here, each decision with its evidence in ``docs/data-chennai-2022.md``:
+is decided as follows, the decisions for Chennai with their evidence in ``docs/data-chennai-2022.md``:
 
 - board order (R-D1): the official team lists are not in the data. Every line-up of a team is in
   its fixed board order, so the order is the one that agrees with all of the team's line-ups; where
   two players never played in the same match, the lower mean board number comes first, then the
   higher rating, then the name;
 - pairing numbers (R-I1): not in the data. The official round-1 pairing gives them (D.02 round 1:
-  number k meets k + N/2 at table k, the host India, seeded 2nd, being put on table 1; R-C1 colours
-  tell which team of a table is k); the three teams that arrived after round 1 follow in R-I1 order;
-- teams without a match in the PGN: ``ABSENT`` (not paired) or ``BYES`` (pairing-allocated bye);
-- boards missing from a match: ``FORFEITED_BOARDS``; the ``0-0`` game is a double forfeit (``-/-``).
+  number k meets k + N/2 at table k, except the tables of the facts' ``round1_table_numbers``, a
+  host put on table 1; R-C1 colours tell which team of a table is k); the teams that arrived after
+  round 1 follow in R-I1 order;
+- teams without a match in the PGN: the facts' ``absent`` (not paired) or ``byes``
+  (pairing-allocated bye); a team the facts do not name is absent (what the PGN shows: no match);
+- boards missing from a match: the facts' ``forfeited_boards``; a board they do not name is not
+  played by either side (``-/-``, what the PGN shows); the ``0-0`` game is a double forfeit (``-/-``).
+
+Without facts (a folder without ``event.json`` and without a copy) the tournament id is the
+folder's name, the name the data's ``event``, and the PGN is read as it stands by the rules above.
 """
 from __future__ import annotations
 
@@ -28,36 +36,13 @@ from typing import Any
 
 from processors.scoring import home_is_white
 from producers.importers.common import team_id_for
+from producers.importers.event_facts import EventFacts, read_event_facts
 from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
-from schemas.profile import OLYMPIAD_2022
+from schemas.profile import get_profile
 
-TOURNAMENT_ID = "chennai-2022-open"
-SOURCE = (
-    "44th Chess Olympiad, Chennai 2022, Open section; board results of the broadcast PGN "
-    "szukiadam/ChessOlympiad2022Analysis pgns/olym22.pgn @ 1dbd89ac (see shared/data SOURCES.md); "
-    "gaps decided in docs/data-chennai-2022.md"
-)
-# PGN result -> board result code (White-Black); "0-0" is the one game nobody played.
+# PGN result -> board result code (White-Black); "0-0" is a game nobody played.
 _PGN_CODES = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "0-0": "-/-"}
-
-# Teams not paired in a round (arrived late, or gone): round -> teams.
-ABSENT: dict[int, tuple[str, ...]] = {
-    1: ("Chad", "Cote d'Ivoire", "Lesotho"),
-    2: ("Cote d'Ivoire", "Lesotho", "Rwanda"),
-    3: ("Cote d'Ivoire", "Lesotho", "Rwanda"),
-    **{r: ("Rwanda",) for r in range(4, 10)},
-    10: ("Gambia", "Rwanda"),
-    11: ("Gambia", "Rwanda"),
-}
-# Pairing-allocated byes (R-B1): round -> team.
-BYES: dict[int, str] = {10: "Niger", 11: "British Virgin Islands"}
-# Boards absent from the PGN although the match was played: (round, table, board) -> code White-Black.
-FORFEITED_BOARDS: dict[tuple[int, int, int], str] = {
-    (8, 65, 1): "+/-",
-    (11, 92, 3): "+/-",
-}
-# Round-1 tables whose top-half teams are out of pairing-number order: host India (2) on table 1.
-_ROUND1_SWAPPED_TABLES = {1: 2, 2: 1}
+UNDECIDED_BOARD = ("-/-", "board missing from the PGN, no decision in event.json: not played by either side")
 
 FEDERATIONS: dict[str, str] = {
     "Afghanistan": "AFG", "Albania": "ALB", "Algeria": "ALG", "Andorra": "AND", "Angola": "ANG",
@@ -102,37 +87,66 @@ FEDERATIONS: dict[str, str] = {
 
 
 def is_chennai_folder(path: Path) -> bool:
-    """True if ``path`` looks like the Chennai 2022 data folder (matches.json + rosters.csv)."""
+    """True if ``path`` looks like a folder of this format (matches.json + rosters.csv)."""
     return (path / "matches.json").is_file() and (path / "rosters.csv").is_file()
 
 
 def load_events(folder: Path) -> list[Any]:
-    """Return the events of the Chennai 2022 Open, in log order (see the module docstring).
+    """Return the events of the data folder ``folder``, in log order (see the module docstring).
 
     Raises ``FileNotFoundError`` for a missing file and ``ValueError`` for data that breaks what the
-    module relies on: a result that is not a chess result, a board colour against R-D4, a team
-    without a match and without a decision, a board missing without a decision, line-ups that
-    contradict one board order.
+    module relies on: a result that is not a chess result, a board colour against R-D4, line-ups
+    that contradict one board order, a bad ``event.json``, or a decision of it that names a team,
+    round or board the data does not have (or a team that had a match, a board that was played).
     """
     data = json.loads((folder / "matches.json").read_text(encoding="utf-8"))
     with (folder / "rosters.csv").open(encoding="utf-8", newline="") as fh:
         roster = list(csv.DictReader(fh))
+    facts = read_event_facts(folder, default_name=data.get("event"))
+    try:
+        profile = get_profile(facts.profile)
+    except KeyError as exc:
+        raise ValueError(f"{folder / 'event.json'}: profile: {exc.args[0]}") from None
     rounds = data["rounds"]
     names = data["teams"]
+    _check_facts(facts, rounds, names)
     ids = {name: team_id_for(FEDERATIONS[_country(name)], name) for name in names}
-    numbers = _round1_pairing_numbers(rounds[0]["matches"])
+    numbers = _round1_pairing_numbers(rounds[0]["matches"], facts.round1_table_numbers)
     orders = _board_orders(rounds)
-    t = TOURNAMENT_ID
+    t = facts.tournament_id
+    source = facts.source or data.get("source", "")
     events: list[Any] = [
-        TournamentCreated(event_id=f"{t}/created", tournament_id=t, name="44th Chess Olympiad 2022, Open", profile=OLYMPIAD_2022, source=SOURCE)
+        TournamentCreated(event_id=f"{t}/created", tournament_id=t, name=facts.name, profile=profile, source=source)
     ]
     players = defaultdict(list)
     for row in roster:
         players[row["team"]].append(row)
     events.extend(_team_event(t, name, ids[name], numbers.get(name), orders[name], players[name]) for name in names)
     for rnd in rounds:
-        events.extend(_round_events(t, rnd, ids))
+        events.extend(_round_events(t, rnd, ids, facts, profile.boards))
     return events
+
+
+def _check_facts(facts: EventFacts, rounds: list[dict], names: list[str]) -> None:
+    """Raise ``ValueError`` naming the entry of ``event.json`` whose round, team, table or board the
+    data does not have, or that decides a team that had a match or a board that was played."""
+    by_round = {rnd["round"]: rnd for rnd in rounds}
+    for key, decided in (("absent", facts.absent), ("byes", facts.byes)):
+        for r, teams in decided.items():
+            if r not in by_round:
+                raise ValueError(f"event.json: {key}: round {r} is not a round of matches.json (1..{len(rounds)})")
+            for team in (teams,) if isinstance(teams, str) else teams:
+                if team not in names:
+                    raise ValueError(f"event.json: {key}: round {r}: {team!r} is not a team of matches.json")
+                if team not in by_round[r]["teams_without_a_match_in_pgn"]:
+                    raise ValueError(f"event.json: {key}: round {r}: {team!r} has a match in the PGN")
+    for i, f in enumerate(facts.forfeited_boards):
+        match = next((m for m in by_round.get(f.round, {"matches": []})["matches"] if m["table"] == f.table), None)
+        if match is None:
+            raise ValueError(f"event.json: forfeited_boards[{i}]: round {f.round} has no table {f.table} in matches.json")
+        if any(b["board"] == f.board for b in match["boards"]):
+            raise ValueError(f"event.json: forfeited_boards[{i}]: round {f.round} table {f.table} board {f.board} "
+                             "was played (it is in the PGN)")
 
 
 def _team_event(t: str, name: str, team_id: str, number: int | None, order: list[str], roster: list[dict]) -> TeamRegistered:
@@ -161,19 +175,20 @@ def _player_key(player: dict[str, Any]) -> str:
     return player["fide_id"] or player["name"]
 
 
-def _round1_pairing_numbers(matches: list[dict]) -> dict[str, int]:
+def _round1_pairing_numbers(matches: list[dict], table_numbers: dict[int, int]) -> dict[str, int]:
     """Pairing numbers of the teams paired in round 1, read off the official round-1 pairing.
 
-    D.02 2022 round 1 pairs number k with k + N/2 at table k (tables 1 and 2 swapped, see
-    ``_ROUND1_SWAPPED_TABLES``). R-C1: the lot gave number 1 Black, so the top-half team has White
-    when k is even and Black when k is odd. Raises ``ValueError`` if the tables are not 1..N/2.
+    D.02 2022 round 1 pairs number k with k + N/2 at table k, or at the table that
+    ``table_numbers`` (table -> k) gives it. R-C1: the lot gave number 1 Black, so the top-half
+    team has White when k is even and Black when k is odd. Raises ``ValueError`` if the tables are
+    not 1..N/2.
     """
     half = len(matches)
     if sorted(m["table"] for m in matches) != list(range(1, half + 1)):
         raise ValueError(f"round 1: tables are not numbered 1..{half}")
     numbers = {}
     for m in matches:
-        k = _ROUND1_SWAPPED_TABLES.get(m["table"], m["table"])
+        k = table_numbers.get(m["table"], m["table"])
         top, bottom = (m["home"], m["away"]) if k % 2 == 0 else (m["away"], m["home"])
         numbers[top], numbers[bottom] = k, k + half
     return numbers
@@ -217,14 +232,12 @@ def _board_orders(rounds: list[dict]) -> dict[str, list[str]]:
     return orders
 
 
-def _round_events(t: str, rnd: dict, ids: dict[str, str]) -> list[Any]:
+def _round_events(t: str, rnd: dict, ids: dict[str, str], facts: EventFacts, boards: int) -> list[Any]:
     """``RoundPaired`` and the ``BoardResultRecorded`` events of one round of ``matches.json``."""
     r = rnd["round"]
-    unpaired = set(rnd["teams_without_a_match_in_pgn"])
-    bye = BYES.get(r)
-    decided = set(ABSENT.get(r, ())) | ({bye} if bye else set())
-    if unpaired != decided:
-        raise ValueError(f"round {r}: teams without a match {sorted(unpaired)} but decisions for {sorted(decided)}")
+    bye = facts.byes.get(r)
+    absent = [name for name in rnd["teams_without_a_match_in_pgn"] if name != bye]  # undecided: absent
+    forfeited = {(f.table, f.board): f for f in facts.forfeited_boards if f.round == r}
     matches = sorted(rnd["matches"], key=lambda m: m["table"])
     pairing = RoundPaired(
         event_id=f"{t}/r{r}/pairing",
@@ -232,13 +245,13 @@ def _round_events(t: str, rnd: dict, ids: dict[str, str]) -> list[Any]:
         round=r,
         tables=tuple(Table(table=m["table"], home=ids[m["home"]], away=ids[m["away"]]) for m in matches),
         bye=ids[bye] if bye else None,
-        absent=tuple(ids[name] for name in ABSENT.get(r, ())),
+        absent=tuple(ids[name] for name in _in_order(absent, facts.absent.get(r, ()))),
     )
     events: list[Any] = [pairing]
     for m in matches:
         played = {b["board"]: b for b in m["boards"]}
-        for number in range(1, OLYMPIAD_2022.boards + 1):
-            code, white, black, reason = _board_result(r, m, number, played.get(number))
+        for number in range(1, boards + 1):
+            code, white, black, reason = _board_result(r, m, number, played.get(number), forfeited)
             events.append(
                 BoardResultRecorded(
                     event_id=f"{t}/r{r}/t{m['table']}/b{number}", tournament_id=t, round=r, table=m["table"],
@@ -249,14 +262,21 @@ def _round_events(t: str, rnd: dict, ids: dict[str, str]) -> list[Any]:
     return events
 
 
-def _board_result(r: int, match: dict, number: int, board: dict | None) -> tuple[str, str, str, str | None]:
+def _in_order(teams: list[str], decided: tuple[str, ...]) -> list[str]:
+    """``teams`` in the order the facts list them (the rest after them, in the data's order)."""
+    return [t for t in decided if t in teams] + [t for t in teams if t not in decided]
+
+
+def _board_result(r: int, match: dict, number: int, board: dict | None, forfeited: dict) -> tuple[str, str, str, str | None]:
     """(code White-Black, White's name, Black's name, reason) of board ``number`` of ``match``:
-    the PGN game, or the decision of ``FORFEITED_BOARDS`` for a board the PGN does not hold."""
+    the PGN game, or for a board the PGN does not hold the facts' decision (``forfeited``:
+    (table, board) -> ``ForfeitedBoard``), else ``UNDECIDED_BOARD``."""
     where = f"round {r} table {match['table']} {match['home']} v {match['away']} board {number}"
     if board is None:
-        if (r, match["table"], number) not in FORFEITED_BOARDS:
-            raise ValueError(f"{where}: missing from the PGN and no decision in FORFEITED_BOARDS")
-        return FORFEITED_BOARDS[(r, match["table"], number)], "", "", "board missing from the PGN: forfeit (docs/data-chennai-2022.md)"
+        decided = forfeited.get((match["table"], number))
+        if decided is None:
+            return UNDECIDED_BOARD[0], "", "", UNDECIDED_BOARD[1]
+        return decided.result, "", "", decided.note or "board missing from the PGN: forfeit"
     if (board["white"]["team"] == match["home"]) != home_is_white(number):
         raise ValueError(f"{where}: the home team is not White on the odd boards (R-D4)")
     if board["result"] not in _PGN_CODES:

@@ -6,15 +6,22 @@ standings table was published) and its arbiter-made tables (a late team given th
 team the rules gave the bye). Teams are named by the data's team ids (in the chess-results
 scrape format these are the starting ranks, which the importer makes the pairing numbers).
 
+For a data set whose round files are PGN games (Chennai 2022), ``event.json`` also holds what the
+games cannot: the teams not paired in a round (``absent``), the pairing-allocated byes (``byes``),
+the boards of played matches missing from the games (``forfeited_boards``) and the round-1 tables
+whose pair is not the table's number (``round1_table_numbers``); these teams are named as the data
+names them.
+
 Without ``event.json`` the tournament id is the folder's name and there are no corrections and
 no arbiter-made tables: code never supplies facts of one data set (design.md, "Facts belong to
-data").
+data"). A shared data folder is read-only: where one lacks an ``event.json`` the project keeps its
+copy of the facts as ``olympiad/data/<folder name>.event.json`` (``producers.sources.facts_path``).
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -53,8 +60,24 @@ class ArbiterMadeTable(BaseModel):
     note: str = ""
 
 
+class ForfeitedBoard(BaseModel):
+    """A board of a played match that the data's games do not hold, decided as a forfeit
+    (``result`` White-Black); ``note`` becomes the board result's note."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    round: int = Field(ge=1)
+    table: int = Field(ge=1)
+    board: int = Field(ge=1)
+    result: Literal["+/-", "-/+", "-/-"]
+    note: str = ""
+
+
 class EventFacts(BaseModel):
-    """The contents of ``event.json`` (or what its absence means: see the module docstring)."""
+    """The contents of ``event.json`` (or what its absence means: see the module docstring).
+
+    ``absent``: round -> teams not paired; ``byes``: round -> the team given the pairing-allocated
+    bye; ``round1_table_numbers``: round-1 table -> the pairing number k of its pair (k v k + N/2)
+    where it is not the table's number (a host team put on table 1)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     tournament_id: str = Field(min_length=1, max_length=100)
@@ -63,26 +86,35 @@ class EventFacts(BaseModel):
     source: str = ""
     late_corrections: tuple[LateCorrection, ...] = ()
     arbiter_made_tables: tuple[ArbiterMadeTable, ...] = ()
+    absent: dict[int, tuple[str, ...]] = {}
+    byes: dict[int, str] = {}
+    forfeited_boards: tuple[ForfeitedBoard, ...] = ()
+    round1_table_numbers: dict[int, int] = {}
 
 
-def read_event_facts(folder: Path) -> EventFacts:
-    """The facts of the data folder ``folder``: its ``event.json``, or without one the folder's
-    name as tournament id and name, the default profile and no corrections.
+def read_event_facts(folder: Path, default_name: str | None = None) -> EventFacts:
+    """The facts of the data folder ``folder``: its ``event.json`` (or the project's copy for a
+    folder of that name, see the module docstring), or without one the folder's name as
+    tournament id, ``default_name`` (the data's own name of the event; default: the folder's
+    name) as name, the default profile and no corrections.
 
     Raises ``ValueError`` naming the file and the field for an ``event.json`` that is not valid
     JSON or does not fit the shape above.
     """
-    return read_event_facts_file(folder / FILE_NAME, default_id=folder.resolve().name)
+    from producers.sources import facts_path
+
+    path = facts_path(str(folder.resolve())) or folder / FILE_NAME
+    return read_event_facts_file(path, default_id=folder.resolve().name, default_name=default_name)
 
 
-def read_event_facts_file(path: Path, default_id: str | None = None) -> EventFacts:
+def read_event_facts_file(path: Path, default_id: str | None = None, default_name: str | None = None) -> EventFacts:
     """The facts in the ``event.json``-shaped file ``path``; if it does not exist, those of a
     folder without one named ``default_id`` (``FileNotFoundError`` when ``default_id`` is None).
     Raises ``ValueError`` as ``read_event_facts``."""
     if not path.is_file():
         if default_id is None:
             raise FileNotFoundError(f"{path}: no such event facts file")
-        return EventFacts(tournament_id=default_id, name=default_id)
+        return EventFacts(tournament_id=default_id, name=default_name or default_id)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
