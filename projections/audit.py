@@ -32,11 +32,13 @@ from schemas.events import parse_event
 @dataclass(frozen=True)
 class LogRecord:
     """One event as found: its stored text, the chain hash stored with it (None: not stored),
-    and where (``"seq 17"``, ``"line 17"``, ``"tournament-log 1:34"``)."""
+    where (``"seq 17"``, ``"line 17"``, ``"tournament-log 1:34"``), and the hash stored as the
+    one before it (None: not stored; the Kafka record headers hold both)."""
 
     body: str
     chain: str | None = None
     where: str = ""
+    prev: str | None = None
 
 
 @dataclass
@@ -104,7 +106,8 @@ def audit(tournament_id: str, records: list[LogRecord], published: Published | N
     published = published or Published()
     out: list[Divergence] = []
     events, heads = _chain(tournament_id, records, out)
-    result = replay(events)
+    proposals = _Proposals(published.proposals)
+    result = replay(events, before=proposals.before)  # one pass: standings and proposals of every round
     state = result.state
     key = trusted_key or (state.created.chief_key if state.created else None)
     _checkpoints(tournament_id, events, heads, result, key, out)
@@ -112,8 +115,7 @@ def audit(tournament_id: str, records: list[LogRecord], published: Published | N
         _standings(rnd, doc, result.rounds.get(rnd), out)
     for rnd, tables in sorted(published.pairings.items()):
         _pairing("pairing", rnd, tables, state.rounds.get(rnd), out)
-    for rnd, tables in sorted(published.proposals.items()):
-        _proposal(events, rnd, tables, out)
+    out.extend(proposals.finish(state))
     return AuditReport(tournament_id, len(events), sorted(result.rounds), len(state.checkpoints), out, trail(state))
 
 
@@ -141,6 +143,9 @@ def _chain(tid: str, records: list[LogRecord], out: list[Divergence]) -> tuple[l
 
 def _checkpoints(tid: str, events: list[Any], heads: dict[str, str], result: Any, key: str | None,
                  out: list[Divergence]) -> None:
+    checkpoints = [e for e in events if e.type == "CheckpointSigned"]
+    if not checkpoints:
+        return  # a log without them (an import): no need to load the signature and pairing code
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -148,7 +153,7 @@ def _checkpoints(tid: str, events: list[Any], heads: dict[str, str], result: Any
 
     state = result.state
     closed = {e.round: e.event_id for e in events if e.type == "RoundClosed"}
-    for cp in (e for e in events if e.type == "CheckpointSigned"):
+    for cp in checkpoints:
         subject = cp.event_id
         at_close = heads.get(closed.get(cp.round, ""))
         if at_close != cp.head:
@@ -215,22 +220,49 @@ def _pairing(kind: str, rnd: int, tables: dict[int, tuple[str, str]], pairing: A
                                   f"gives {' v '.join(b) if b else 'nothing'}"))
 
 
-def _proposal(events: list[Any], rnd: int, tables: dict[int, tuple[str, str]], out: list[Divergence]) -> None:
-    """The engine's proposal of ``rnd`` on the log's history through ``rnd - 1`` against a published one."""
-    from projections.history import build_history
-    from projections.pairing.engine import propose_pairing
-    from projections.pairing.matching import NoLegalPairing
+class _Proposals:
+    """The engine's proposal of each round ``r`` with a published one, reproduced on the log as it
+    stood before round ``r`` was paired (what the engine saw when it published), against the
+    published tables. ``before`` is ``replay``'s hook (the state before each event), so one pass
+    over the log serves the standings and every proposal."""
 
-    base = replay(events, through_round=rnd - 1).state  # the log as it stood before round rnd was published
-    if rnd > 1 and not base.round_complete(rnd - 1):
-        return  # published while the round was in progress: nothing to reproduce
-    absent = base.not_playing(rnd)
-    try:
-        proposal = propose_pairing(build_history(base, rnd - 1), base.profile, rnd, absent)
-    except (NoLegalPairing, ValueError) as exc:
-        out.append(Divergence("proposal", rnd, "the engine", f"published a proposal; the log gives none ({exc})"))
-        return
-    _pairing("proposal", rnd, tables, proposal, out)
+    def __init__(self, published: dict[int, dict[int, tuple[str, str]]]):
+        self.published = published
+        self.todo = sorted(published)
+        self.found: dict[int, list[Divergence]] = {}
+
+    def before(self, state: TournamentState, event: Any) -> None:
+        """At the first ``RoundPaired`` of round ``r`` or later: the proposals of rounds up to ``r``."""
+        if event.type == "RoundPaired":
+            while self.todo and self.todo[0] <= event.round:
+                rnd = self.todo.pop(0)
+                self.found[rnd] = self._check(state, rnd)
+
+    def finish(self, state: TournamentState) -> list[Divergence]:
+        """The divergences of every round, in round order (rounds never paired: on the final state)."""
+        for rnd in self.todo:
+            self.found[rnd] = self._check(state, rnd)
+        self.todo = []
+        return [d for rnd in sorted(self.found) for d in self.found[rnd]]
+
+    def _check(self, base: TournamentState, rnd: int) -> list[Divergence]:
+        from projections.history import build_history
+        from projections.pairing.engine import propose_pairing
+        from projections.pairing.matching import NoLegalPairing
+
+        out: list[Divergence] = []
+        if rnd - 1 > max(base.rounds, default=0):
+            out.append(Divergence("proposal", rnd, "the engine", f"published a proposal; the log has not paired round {rnd - 1}"))
+            return out
+        if rnd > 1 and not base.round_complete(rnd - 1):
+            return out  # published while the round was in progress: nothing to reproduce
+        try:
+            proposal = propose_pairing(build_history(base, rnd - 1), base.profile, rnd, base.not_playing(rnd))
+        except (NoLegalPairing, ValueError) as exc:
+            out.append(Divergence("proposal", rnd, "the engine", f"published a proposal; the log gives none ({exc})"))
+            return out
+        _pairing("proposal", rnd, self.published[rnd], proposal, out)
+        return out
 
 
 def trail(state: TournamentState) -> list[Action]:
