@@ -120,25 +120,66 @@ def audit(tournament_id: str, records: list[LogRecord], published: Published | N
 
 
 def _chain(tid: str, records: list[LogRecord], out: list[Divergence]) -> tuple[list[Any], dict[str, str]]:
-    """The events (first copy of each id) and the chain hash through each; a stored hash that the
-    bytes do not give is a divergence (the first only: every later hash follows from it)."""
-    events, heads, seen = [], {}, set()
-    head = chain_start(tid)
-    broken = False
+    """The events (first copy of each id) and the chain hash through each; the first record whose
+    stored hash the log's bytes do not give is a divergence (the first only: every later hash
+    follows from it), named with what its stored hashes say happened (``_chain_break``)."""
+    firsts: list[tuple[LogRecord, Any]] = []
+    seen: set[str] = set()
     for rec in records:
         event = parse_event(rec.body)
         if event.event_id in seen:
             continue  # a redelivered copy (the processors re-append what they may have lost)
         seen.add(event.event_id)
-        head = chain_next(head, rec.body)
-        if rec.chain is not None and rec.chain != head and not broken:
-            out.append(Divergence("chain", getattr(event, "round", None), event.event_id,
-                                  f"the stored hash {rec.chain[:12]}... is not the log's {head[:12]}... ({rec.where}): this "
-                                  "event, or one before it, was changed, deleted or moved"))
-            broken = True
-        events.append(event)
+        firsts.append((rec, event))
+    events, heads = [], {}
+    head = chain_start(tid)
+    broken, chained = False, None
+    for i, (rec, event) in enumerate(firsts):
+        before, head = head, chain_next(head, rec.body)
         heads[event.event_id] = head
+        events.append(event)
+        if broken:
+            continue
+        if rec.chain is None:
+            if chained is not None:  # the hashes stop: a record put in by hand, or its headers cut
+                out.append(Divergence("chain", getattr(event, "round", None), event.event_id,
+                                      f"no chain hash ({rec.where}), though the records before it have one "
+                                      f"({chained}): it was not logged by the processors"))
+                broken = True
+            continue
+        chained = chained or rec.where
+        if rec.chain != head:
+            out.append(Divergence("chain", getattr(event, "round", None), event.event_id,
+                                  _chain_break(firsts, i, before, head)))
+            broken = True
     return events, heads
+
+
+def _chain_break(firsts: list[tuple[LogRecord, Any]], i: int, before: str, head: str) -> str:
+    """What the stored hashes say of the first record ``i`` whose stored hash is not the log's
+    ``head`` (``before``: the log's hash before it). With the previous hash stored beside each
+    hash (Kafka record headers), a changed text, a missing event and a moved one are told apart;
+    with the hash alone (the event store's column) they are not."""
+    rec, event = firsts[i]
+    base = f"the stored hash {rec.chain[:12]}... is not the log's {head[:12]}... ({rec.where})"
+    if rec.prev is None:
+        return f"{base}: this event, or one before it, was changed, deleted or moved"
+    own = chain_next(rec.prev, rec.body) == rec.chain  # its text is the text that was chained
+    if rec.prev == before:
+        return f"{base}: its text is not the text that was logged (changed after it was logged)"
+    previous = firsts[i - 1][1].event_id if i else "the tournament's start"
+    later = next((j for j in range(i + 1, len(firsts)) if firsts[j][0].chain == rec.prev), None)
+    changed = "" if own else "; its text was changed too"
+    if later is not None:
+        moved = firsts[later]
+        return (f"{base}: it was logged right after {moved[1].event_id} ({moved[0].where}), which the log now has after "
+                f"it: the events were swapped or moved{changed}")
+    earlier = next((j for j in range(i - 1, -1, -1) if firsts[j][0].chain == rec.prev), None)
+    if earlier is not None:
+        return (f"{base}: it was logged right after {firsts[earlier][1].event_id} ({firsts[earlier][0].where}); "
+                f"the events between them were put in or moved there{changed}")
+    return (f"{base}: the event logged before it (hash {rec.prev[:12]}...) is not in the log: an event between "
+            f"{previous} and this one was deleted{changed}")
 
 
 def _checkpoints(tid: str, events: list[Any], heads: dict[str, str], result: Any, key: str | None,
