@@ -88,6 +88,7 @@ class AuditReport:
     checkpoints: int
     divergences: list[Divergence]
     trail: list[Action]
+    hashed: int = 0  # records found with a stored chain hash (the event store's column, Kafka's headers)
 
     @property
     def ok(self) -> bool:
@@ -116,7 +117,8 @@ def audit(tournament_id: str, records: list[LogRecord], published: Published | N
     for rnd, tables in sorted(published.pairings.items()):
         _pairing("pairing", rnd, tables, state.rounds.get(rnd), out)
     out.extend(proposals.finish(state))
-    return AuditReport(tournament_id, len(events), sorted(result.rounds), len(state.checkpoints), out, trail(state))
+    hashed = sum(1 for rec in records if rec.chain is not None)
+    return AuditReport(tournament_id, len(events), sorted(result.rounds), len(state.checkpoints), out, trail(state), hashed)
 
 
 def _chain(tid: str, records: list[LogRecord], out: list[Divergence]) -> tuple[list[Any], dict[str, str]]:
