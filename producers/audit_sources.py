@@ -119,7 +119,8 @@ def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
     try:
         consumer.assign(tps)
         ends = consumer.end_offsets(tps)
-        consumer.seek_to_beginning(*tps)
+        for tp in tps:
+            consumer.seek(tp, 0)  # offset 0, or (deleted records) the earliest: auto_offset_reset
         while any(consumer.position(tp) < ends[tp] for tp in tps):
             for tp, recs in consumer.poll(timeout_ms=500).items():
                 for rec in recs:
