@@ -9,9 +9,10 @@
   worker's, SQLite or PostgreSQL): the ``events`` rows with their chain hashes, and the read
   models: ``standings_documents``, ``matches`` (the pairings), ``proposed_pairings``;
 - ``kafka://HOST:PORT/TOURNAMENT`` (topics prefixed by ``$OLYMPIAD_TOPIC_PREFIX``): the
-  tournament's ``tournament-log`` from offset 0, the latest ``StandingsUpdated`` of each round
-  on ``standings`` and ``PairingProposed`` on ``pairings``, read by a consumer of its own that
-  commits nothing.
+  tournament's ``tournament-log`` from offset 0 with each record's chain headers
+  (``schemas.chain.CHAIN_HEADER``, ``PREV_HEADER``), the latest ``StandingsUpdated`` of each round
+  on ``standings`` and ``PairingProposed`` on ``pairings``, up to the end offsets read when it
+  starts, by a consumer of its own (assigned partitions, no group) that commits nothing.
 
 Raises ``FileNotFoundError`` / ``ValueError`` naming what is wrong with the source.
 """

@@ -10,13 +10,16 @@ the values. The sources (a file, an event store's database, Kafka topics) are re
 
 What is checked:
 - the hash chain (``schemas.chain``): each stored hash against the one the log's bytes give; the
-  first event where they part is named (a changed, deleted or reordered event breaks it there);
+  first event where they part is named (a changed, deleted or reordered event breaks it there).
+  Where the hash before each event is stored too (the Kafka record headers), that event is
+  named with what happened: its text changed, an event before it deleted, or it moved (with the
+  event it was logged after); a record without hashes after chained ones is named too;
 - each ``CheckpointSigned``: its chain head against the log's at the round's ``RoundClosed``,
   its standings and pairing digests against the log's, its signature with the chief arbiter's
   key (``TournamentCreated.chief_key``, or the key the auditor trusts);
 - each round's standings (``projections.replay``) against the published document, value by value;
 - each round's pairing against the published one (table by table), and the engine's proposal
-  against a published proposal.
+  against a published proposal (reproduced in the same pass over the log as the standings).
 """
 from __future__ import annotations
 
