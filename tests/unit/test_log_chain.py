@@ -3,13 +3,7 @@ auditor's reading of it (``projections.audit``): a changed, a deleted and two sw
 copy of the log are each named at the event, with what the stored hashes say happened."""
 from __future__ import annotations
 
-import asyncio
-
-from aiokafka.producer.message_accumulator import BatchBuilder
-from aiokafka.record.default_records import DefaultRecordBatch
-
-from deploy import topics
-from processors.app import Judge, Outbox, judge_message
+from processors.app import Judge, judge_message
 from projections.audit import LogRecord, audit
 from schemas.canonical import canonical_json
 from schemas.chain import CHAIN_HEADER, PREV_HEADER, chain_of, chain_start
@@ -106,29 +100,3 @@ def test_a_record_without_hashes_among_chained_ones_is_named():
     chain = [d for d in audit(TID, recs).divergences if d.kind == "chain"]
     assert [(d.round, d.subject) for d in chain] == [(1, "r1/t1/b1")]
     assert f"no chain hash (tournament-log 0:{n}), though the records before it have one" in chain[0].what
-
-
-def test_the_outbox_writes_the_headers_with_the_record():
-    sent = []
-
-    class Producer:
-        async def partitions_for(self, topic):
-            return {0, 1, 2}
-
-        def create_batch(self):
-            return BatchBuilder(16384, 0, is_transactional=False)
-
-        async def send_batch(self, batch, topic, *, partition):
-            batch.close()
-            sent.extend((r.value, list(r.headers)) for r in DefaultRecordBatch(bytearray(batch._build())))
-
-    headers = [(CHAIN_HEADER, b"a" * 64), (PREV_HEADER, b"b" * 64)]
-
-    async def run():
-        outbox = Outbox(Producer())
-        await outbox.add(topics.TOURNAMENT_LOG, KEY, b"{}", headers)
-        await outbox.add(topics.TOURNAMENT_LOG, KEY, b"[]")
-        await outbox.send()
-
-    asyncio.run(run())
-    assert sent == [(b"{}", headers), (b"[]", [])]
