@@ -164,10 +164,16 @@ def _chain_break(firsts: list[tuple[LogRecord, Any]], i: int, before: str, head:
     """What the stored hashes say of the first record ``i`` whose stored hash is not the log's
     ``head`` (``before``: the log's hash before it). With the previous hash stored beside each
     hash (Kafka record headers), a changed text, a missing event and a moved one are told apart;
-    with the hash alone (the event store's column) they are not."""
+    with the hash alone (the event store's column) a moved event is, the two others are not."""
     rec, event = firsts[i]
     base = f"the stored hash {rec.chain[:12]}... is not the log's {head[:12]}... ({rec.where})"
     if rec.prev is None:
+        # The hash alone: the event whose text gives the hash stored here, if the log has it later,
+        # was moved; else this event's text was changed or an event before it deleted.
+        here = next((j for j in range(i + 1, len(firsts)) if chain_next(before, firsts[j][0].body) == rec.chain), None)
+        if here is not None:
+            return (f"{base}: the hash stored here is that of {firsts[here][1].event_id} ({firsts[here][0].where}), "
+                    "which the log has later: the events were swapped or moved")
         return f"{base}: this event, or one before it, was changed, deleted or moved"
     own = chain_next(rec.prev, rec.body) == rec.chain  # its text is the text that was chained
     if rec.prev == before:
