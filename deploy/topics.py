@@ -26,7 +26,8 @@ without a re-keying hop.
 
 Processors (``processors.app``): every accepted event is appended to ``tournament-log`` in the
 order it was accepted: the Kafka form of the embedded event log, what the projection worker and
-auditors read from offset 0. ``match-results`` carries MatchResultDecided; ``standings``
+auditors read from offset 0; each record's headers ``chain`` and ``chain-prev`` hold the hash chain
+through its event and the hash before it (``processors.log_chain``). ``match-results`` carries MatchResultDecided; ``standings``
 StandingsUpdated; ``pairings`` PairingProposed; ``dead-letters`` a JSON envelope ``{"topic",
 "partition", "offset", "key", "value", "field", "rule", "reason"}`` for every refused message;
 ``verdicts`` the decision on every command (``schemas.commands``) that carried a ``command_id``:

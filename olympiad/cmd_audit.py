@@ -54,6 +54,8 @@ def audit(
                   f"-{report.rounds[-1] if report.rounds else '-'} reproduced, {report.checkpoints} signed checkpoint(s), "
                   f"{len(published.standings)} published standings, {len(published.pairings)} published pairings, "
                   f"{len(published.proposals)} published proposals")
+    if report.hashed:
+        console.print(f"chain: {report.hashed} of {len(records)} records carry a stored chain hash, each checked")
     if report.ok:
         console.print("audit: everything agrees")
         return

@@ -49,6 +49,7 @@ import faust
 from deploy import topics
 from processors import faust_transport
 from processors.deciders import handle
+from processors.log_chain import LogChain
 from processors.tournament import RuleViolation, TournamentState
 from schemas.canonical import canonical_json
 from schemas.commands import parse_command
@@ -108,12 +109,14 @@ class Judge:
         self.counts: dict[str, int] = {}
         self.pending: dict[str, list[str]] = {}  # tournament -> canonical JSON accepted since the last commit
         self.touched: set[str] = set()  # tournaments whose state was looked up (``judge_message`` resets it)
+        self.chain = LogChain()  # the hash chain of each tournament's tournament-log, kept with its state
 
     def forget(self) -> None:
         """Drop the cached states (partitions were revoked: the table may change elsewhere)."""
         self.states.clear()
         self.counts.clear()
         self.pending.clear()
+        self.chain.forget()
 
     def state(self, tournament_id: str) -> TournamentState:
         """The state of ``tournament_id`` after its accepted events (rebuilt from the store if needed).
@@ -127,11 +130,14 @@ class Judge:
         if tournament_id not in self.states:
             stored = sorted((seq, v) for k, v in self.store.items() if (seq := entry_seq(k, tournament_id)) is not None)
             state = TournamentState()
+            self.chain.forget(tournament_id)  # rebuilt with the state, from the same events
             for seq, entry in stored:
                 for body in _entry_bodies(entry, tournament_id, seq):
-                    _rebuild_apply(state, body, f"{tournament_id}/{seq}")
+                    if (event := _rebuild_apply(state, body, f"{tournament_id}/{seq}")) is not None:
+                        self.chain.add(tournament_id, event.event_id, canonical_json(body))  # the record's text again
             for body in self.pending.get(tournament_id, ()):
-                _rebuild_apply(state, body, f"{tournament_id}/pending")
+                if (event := _rebuild_apply(state, body, f"{tournament_id}/pending")) is not None:
+                    self.chain.add(tournament_id, event.event_id, body)
             self.states[tournament_id] = state
             self.counts[tournament_id] = max((seq for seq, _ in stored), default=-1) + 1
         return self.states[tournament_id]
@@ -174,7 +180,9 @@ class Judge:
         except RuleViolation as exc:
             return Verdict(field=exc.field, rule=exc.rule, reason=str(exc), command_id=command_id)
         pending = self.pending.setdefault(item.tournament_id, [])
-        pending.extend(canonical_json(e) for e in fresh)
+        for e in fresh:
+            pending.append(body := canonical_json(e))
+            self.chain.add(e.tournament_id, e.event_id, body)
         matches = {(e.round, e.table): e for e in fresh if e.type in topics.BOARD_LEVEL}
         return Verdict(events=tuple(events), matches=tuple(match_result(state, e) for e in matches.values()),
                        command_id=command_id, already_recorded=not fresh, accepted=True)
@@ -220,13 +228,16 @@ def _entry_bodies(entry: Any, tournament_id: str, seq: int) -> list[Any]:
         return []
 
 
-def _rebuild_apply(state: TournamentState, body: Any, where: str) -> None:
-    """Apply one stored event to ``state`` during a rebuild; one that fails is logged and skipped
-    (``TournamentState.apply`` leaves the state unchanged when it refuses)."""
+def _rebuild_apply(state: TournamentState, body: Any, where: str) -> Any:
+    """Apply one stored event to ``state`` during a rebuild and return it (None for a copy of an
+    event applied before); one that fails is logged and skipped, None (``TournamentState.apply``
+    leaves the state unchanged when it refuses)."""
     try:
-        state.apply(parse_event(body))
+        event = parse_event(body)
+        return event if state.apply(event) else None
     except Exception as exc:  # noqa: BLE001 - whatever an old entry holds, the tournament goes on
         log.error("stored event of %s skipped on rebuild: %s: %s", where, type(exc).__name__, exc)
+        return None
 
 
 def judge_message(judge: Judge, raw: bytes | None, key: bytes | None) -> Verdict:
@@ -329,8 +340,11 @@ class Outbox:
         self.producer = producer
         self.batches: dict[tuple[str, int], Any] = {}
 
-    async def add(self, spec: topics.TopicSpec, key: bytes | None, value: bytes) -> None:
-        """Queue one message for ``spec``'s topic, on the partition Kafka's default partitioner gives ``key``."""
+    async def add(self, spec: topics.TopicSpec, key: bytes | None, value: bytes,
+                  headers: list[tuple[str, bytes]] | None = None) -> None:
+        """Queue one message (with its record ``headers``) for ``spec``'s topic, on the partition
+        Kafka's default partitioner gives ``key``."""
+        headers = headers or []
         topic = topics.name(spec)
         partitions = self.partitions.get(topic)
         if partitions is None:
@@ -339,10 +353,10 @@ class Outbox:
         batch = self.batches.get((topic, partition))
         if batch is None:
             batch = self.batches[(topic, partition)] = self.producer.create_batch()
-        if batch.append(key=key, value=value, timestamp=None) is None:  # full: send it, start another
+        if batch.append(key=key, value=value, timestamp=None, headers=headers) is None:  # full: send it, start another
             await self.producer.send_batch(batch, topic, partition=partition)
             batch = self.batches[(topic, partition)] = self.producer.create_batch()
-            if batch.append(key=key, value=value, timestamp=None) is None:  # an empty batch takes any one record
+            if batch.append(key=key, value=value, timestamp=None, headers=headers) is None:  # an empty batch takes any one record
                 raise RuntimeError(f"aiokafka refused a {len(value)}-byte record on {topic}: nothing was sent for it")
 
     async def send(self) -> None:
@@ -411,7 +425,8 @@ async def judge_batch(batch: list[Any]) -> None:
             continue
         for accepted in verdict.events:
             partitions[accepted.tournament_id] = msg.partition
-            await outbox.add(topics.TOURNAMENT_LOG, accepted.tournament_id.encode(), canonical_json(accepted).encode())
+            await outbox.add(topics.TOURNAMENT_LOG, accepted.tournament_id.encode(), canonical_json(accepted).encode(),
+                             JUDGE.chain.headers(accepted.tournament_id, accepted.event_id))  # processors.log_chain
         for m in verdict.matches:
             matches[topics.table_key(m.tournament_id, m.round, m.table)] = m
         if verdict.command_id is not None:

@@ -9,9 +9,10 @@
   worker's, SQLite or PostgreSQL): the ``events`` rows with their chain hashes, and the read
   models: ``standings_documents``, ``matches`` (the pairings), ``proposed_pairings``;
 - ``kafka://HOST:PORT/TOURNAMENT`` (topics prefixed by ``$OLYMPIAD_TOPIC_PREFIX``): the
-  tournament's ``tournament-log`` from offset 0, the latest ``StandingsUpdated`` of each round
-  on ``standings`` and ``PairingProposed`` on ``pairings``, read by a consumer of its own that
-  commits nothing.
+  tournament's ``tournament-log`` from offset 0 with each record's chain headers
+  (``schemas.chain.CHAIN_HEADER``, ``PREV_HEADER``), the latest ``StandingsUpdated`` of each round
+  on ``standings`` and ``PairingProposed`` on ``pairings``, up to the end offsets read when it
+  starts, by a consumer of its own (assigned partitions, no group) that commits nothing.
 
 Raises ``FileNotFoundError`` / ``ValueError`` naming what is wrong with the source.
 """
@@ -97,42 +98,49 @@ def _database(url: str, tid: str | None) -> tuple[str, list[LogRecord], Publishe
 
 
 def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
+    import orjson
     from kafka import KafkaConsumer, TopicPartition
 
     from deploy import topics
+    from schemas.chain import CHAIN_HEADER, PREV_HEADER
 
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50)
+    log = topics.name(topics.TOURNAMENT_LOG)
+    # The tournament's partition of the log (keyed by tournament id) and every partition of the
+    # compacted standings and pairings topics (keyed by tournament and round), all assigned at
+    # once: one fetch per broker round trip for all of them, no group, nothing committed, and
+    # the end offsets read up front say where to stop.
+    tps = [TopicPartition(log, topics.partition_for(tid.encode(), topics.TOURNAMENT_LOG.partitions))]
+    tps += [TopicPartition(topics.name(spec), p) for spec in (topics.STANDINGS, topics.PAIRINGS) for p in range(spec.partitions)]
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50,
+                             auto_offset_reset="earliest", max_poll_records=5000, max_partition_fetch_bytes=8 * 1024 * 1024)
+    records: list[LogRecord] = []
+    published = Published()
+    key, head = tid.encode(), f"{tid}/".encode()
+    standings, pairings = topics.name(topics.STANDINGS), topics.name(topics.PAIRINGS)
     try:
-        def read(spec: Any, keep: Any) -> None:
-            tps = [TopicPartition(topics.name(spec), p) for p in range(spec.partitions)]
-            consumer.assign(tps)
-            consumer.seek_to_beginning(*tps)
-            ends = consumer.end_offsets(tps)
-            while any(consumer.position(tp) < ends[tp] for tp in tps):
-                for tp, recs in consumer.poll(timeout_ms=500).items():
-                    for rec in recs:
-                        keep(tp, rec)
-
-        records: list[LogRecord] = []
-        read(topics.TOURNAMENT_LOG, lambda tp, rec: rec.key == tid.encode() and records.append(
-            LogRecord(rec.value.decode(), None, f"{tp.topic} {tp.partition}:{rec.offset}")))
-        published = Published()
-        head = f"{tid}/"
-
-        def standing(tp: Any, rec: Any) -> None:
-            if rec.key and rec.key.decode().startswith(head) and rec.value:
-                body = json.loads(rec.value)
-                published.standings[body["round"]] = body  # the latest per round (compacted topic)
-
-        def proposal(tp: Any, rec: Any) -> None:
-            if rec.key and rec.key.decode().startswith(head) and rec.value:
-                body = json.loads(rec.value)
-                published.proposals[body["round"]] = {t["table"]: (t["home"], t["away"]) for t in body["tables"]}
-
-        read(topics.STANDINGS, standing)
-        read(topics.PAIRINGS, proposal)
+        consumer.assign(tps)
+        ends = consumer.end_offsets(tps)
+        for tp in tps:
+            consumer.seek(tp, 0)  # offset 0, or (deleted records) the earliest: auto_offset_reset
+        while any(consumer.position(tp) < ends[tp] for tp in tps):
+            for tp, recs in consumer.poll(timeout_ms=500).items():
+                for rec in recs:
+                    if rec.offset >= ends[tp]:
+                        continue  # written after the audit started: not part of what it audits
+                    if tp.topic == log:
+                        if rec.key == key:
+                            headers = dict(rec.headers or ())
+                            chain, prev = headers.get(CHAIN_HEADER), headers.get(PREV_HEADER)
+                            records.append(LogRecord(rec.value.decode(), chain and chain.decode(), f"{log} {tp.partition}:{rec.offset}",
+                                                     prev and prev.decode()))
+                    elif rec.key and rec.key.startswith(head) and rec.value:
+                        body = orjson.loads(rec.value)
+                        if tp.topic == standings:
+                            published.standings[body["round"]] = body  # the latest per round (compacted topic)
+                        elif tp.topic == pairings:
+                            published.proposals[body["round"]] = {t["table"]: (t["home"], t["away"]) for t in body["tables"]}
     finally:
         consumer.close()
     if not records:
-        raise ValueError(f"kafka://{bootstrap}: no event of tournament {tid!r} on {topics.name(topics.TOURNAMENT_LOG)}")
+        raise ValueError(f"kafka://{bootstrap}: no event of tournament {tid!r} on {log}")
     return tid, records, published

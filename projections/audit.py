@@ -10,13 +10,16 @@ the values. The sources (a file, an event store's database, Kafka topics) are re
 
 What is checked:
 - the hash chain (``schemas.chain``): each stored hash against the one the log's bytes give; the
-  first event where they part is named (a changed, deleted or reordered event breaks it there);
+  first event where they part is named (a changed, deleted or reordered event breaks it there).
+  Where the hash before each event is stored too (the Kafka record headers), that event is
+  named with what happened: its text changed, an event before it deleted, or it moved (with the
+  event it was logged after); a record without hashes after chained ones is named too;
 - each ``CheckpointSigned``: its chain head against the log's at the round's ``RoundClosed``,
   its standings and pairing digests against the log's, its signature with the chief arbiter's
   key (``TournamentCreated.chief_key``, or the key the auditor trusts);
 - each round's standings (``projections.replay``) against the published document, value by value;
 - each round's pairing against the published one (table by table), and the engine's proposal
-  against a published proposal.
+  against a published proposal (reproduced in the same pass over the log as the standings).
 """
 from __future__ import annotations
 
@@ -32,11 +35,13 @@ from schemas.events import parse_event
 @dataclass(frozen=True)
 class LogRecord:
     """One event as found: its stored text, the chain hash stored with it (None: not stored),
-    and where (``"seq 17"``, ``"line 17"``, ``"tournament-log 1:34"``)."""
+    where (``"seq 17"``, ``"line 17"``, ``"tournament-log 1:34"``), and the hash stored as the
+    one before it (None: not stored; the Kafka record headers hold both)."""
 
     body: str
     chain: str | None = None
     where: str = ""
+    prev: str | None = None
 
 
 @dataclass
@@ -86,6 +91,7 @@ class AuditReport:
     checkpoints: int
     divergences: list[Divergence]
     trail: list[Action]
+    hashed: int = 0  # records found with a stored chain hash (the event store's column, Kafka's headers)
 
     @property
     def ok(self) -> bool:
@@ -104,7 +110,8 @@ def audit(tournament_id: str, records: list[LogRecord], published: Published | N
     published = published or Published()
     out: list[Divergence] = []
     events, heads = _chain(tournament_id, records, out)
-    result = replay(events)
+    proposals = _Proposals(published.proposals)
+    result = replay(events, before=proposals.before)  # one pass: standings and proposals of every round
     state = result.state
     key = trusted_key or (state.created.chief_key if state.created else None)
     _checkpoints(tournament_id, events, heads, result, key, out)
@@ -112,35 +119,85 @@ def audit(tournament_id: str, records: list[LogRecord], published: Published | N
         _standings(rnd, doc, result.rounds.get(rnd), out)
     for rnd, tables in sorted(published.pairings.items()):
         _pairing("pairing", rnd, tables, state.rounds.get(rnd), out)
-    for rnd, tables in sorted(published.proposals.items()):
-        _proposal(events, rnd, tables, out)
-    return AuditReport(tournament_id, len(events), sorted(result.rounds), len(state.checkpoints), out, trail(state))
+    out.extend(proposals.finish(state))
+    hashed = sum(1 for rec in records if rec.chain is not None)
+    return AuditReport(tournament_id, len(events), sorted(result.rounds), len(state.checkpoints), out, trail(state), hashed)
 
 
 def _chain(tid: str, records: list[LogRecord], out: list[Divergence]) -> tuple[list[Any], dict[str, str]]:
-    """The events (first copy of each id) and the chain hash through each; a stored hash that the
-    bytes do not give is a divergence (the first only: every later hash follows from it)."""
-    events, heads, seen = [], {}, set()
-    head = chain_start(tid)
-    broken = False
+    """The events (first copy of each id) and the chain hash through each; the first record whose
+    stored hash the log's bytes do not give is a divergence (the first only: every later hash
+    follows from it), named with what its stored hashes say happened (``_chain_break``)."""
+    firsts: list[tuple[LogRecord, Any]] = []
+    seen: set[str] = set()
     for rec in records:
         event = parse_event(rec.body)
         if event.event_id in seen:
             continue  # a redelivered copy (the processors re-append what they may have lost)
         seen.add(event.event_id)
-        head = chain_next(head, rec.body)
-        if rec.chain is not None and rec.chain != head and not broken:
-            out.append(Divergence("chain", getattr(event, "round", None), event.event_id,
-                                  f"the stored hash {rec.chain[:12]}... is not the log's {head[:12]}... ({rec.where}): this "
-                                  "event, or one before it, was changed, deleted or moved"))
-            broken = True
-        events.append(event)
+        firsts.append((rec, event))
+    events, heads = [], {}
+    head = chain_start(tid)
+    broken, chained = False, None
+    for i, (rec, event) in enumerate(firsts):
+        before, head = head, chain_next(head, rec.body)
         heads[event.event_id] = head
+        events.append(event)
+        if broken:
+            continue
+        if rec.chain is None:
+            if chained is not None:  # the hashes stop: a record put in by hand, or its headers cut
+                out.append(Divergence("chain", getattr(event, "round", None), event.event_id,
+                                      f"no chain hash ({rec.where}), though the records before it have one "
+                                      f"({chained}): it was not logged by the processors"))
+                broken = True
+            continue
+        chained = chained or rec.where
+        if rec.chain != head:
+            out.append(Divergence("chain", getattr(event, "round", None), event.event_id,
+                                  _chain_break(firsts, i, before, head)))
+            broken = True
     return events, heads
+
+
+def _chain_break(firsts: list[tuple[LogRecord, Any]], i: int, before: str, head: str) -> str:
+    """What the stored hashes say of the first record ``i`` whose stored hash is not the log's
+    ``head`` (``before``: the log's hash before it). With the previous hash stored beside each
+    hash (Kafka record headers), a changed text, a missing event and a moved one are told apart;
+    with the hash alone (the event store's column) a moved event is, the two others are not."""
+    rec, event = firsts[i]
+    base = f"the stored hash {rec.chain[:12]}... is not the log's {head[:12]}... ({rec.where})"
+    if rec.prev is None:
+        # The hash alone: the event whose text gives the hash stored here, if the log has it later,
+        # was moved; else this event's text was changed or an event before it deleted.
+        here = next((j for j in range(i + 1, len(firsts)) if chain_next(before, firsts[j][0].body) == rec.chain), None)
+        if here is not None:
+            return (f"{base}: the hash stored here is that of {firsts[here][1].event_id} ({firsts[here][0].where}), "
+                    "which the log has later: the events were swapped or moved")
+        return f"{base}: this event, or one before it, was changed, deleted or moved"
+    own = chain_next(rec.prev, rec.body) == rec.chain  # its text is the text that was chained
+    if rec.prev == before:
+        return f"{base}: its text is not the text that was logged (changed after it was logged)"
+    previous = firsts[i - 1][1].event_id if i else "the tournament's start"
+    later = next((j for j in range(i + 1, len(firsts)) if firsts[j][0].chain == rec.prev), None)
+    changed = "" if own else "; its text was changed too"
+    if later is not None:
+        moved = firsts[later]
+        return (f"{base}: it was logged right after {moved[1].event_id} ({moved[0].where}), which the log now has after "
+                f"it: the events were swapped or moved{changed}")
+    earlier = next((j for j in range(i - 1, -1, -1) if firsts[j][0].chain == rec.prev), None)
+    if earlier is not None:
+        return (f"{base}: it was logged right after {firsts[earlier][1].event_id} ({firsts[earlier][0].where}); "
+                f"the events between them were put in or moved there{changed}")
+    return (f"{base}: the event logged before it (hash {rec.prev[:12]}...) is not in the log: an event between "
+            f"{previous} and this one was deleted{changed}")
 
 
 def _checkpoints(tid: str, events: list[Any], heads: dict[str, str], result: Any, key: str | None,
                  out: list[Divergence]) -> None:
+    checkpoints = [e for e in events if e.type == "CheckpointSigned"]
+    if not checkpoints:
+        return  # a log without them (an import): no need to load the signature and pairing code
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -148,7 +205,7 @@ def _checkpoints(tid: str, events: list[Any], heads: dict[str, str], result: Any
 
     state = result.state
     closed = {e.round: e.event_id for e in events if e.type == "RoundClosed"}
-    for cp in (e for e in events if e.type == "CheckpointSigned"):
+    for cp in checkpoints:
         subject = cp.event_id
         at_close = heads.get(closed.get(cp.round, ""))
         if at_close != cp.head:
@@ -215,22 +272,49 @@ def _pairing(kind: str, rnd: int, tables: dict[int, tuple[str, str]], pairing: A
                                   f"gives {' v '.join(b) if b else 'nothing'}"))
 
 
-def _proposal(events: list[Any], rnd: int, tables: dict[int, tuple[str, str]], out: list[Divergence]) -> None:
-    """The engine's proposal of ``rnd`` on the log's history through ``rnd - 1`` against a published one."""
-    from projections.history import build_history
-    from projections.pairing.engine import propose_pairing
-    from projections.pairing.matching import NoLegalPairing
+class _Proposals:
+    """The engine's proposal of each round ``r`` with a published one, reproduced on the log as it
+    stood before round ``r`` was paired (what the engine saw when it published), against the
+    published tables. ``before`` is ``replay``'s hook (the state before each event), so one pass
+    over the log serves the standings and every proposal."""
 
-    base = replay(events, through_round=rnd - 1).state  # the log as it stood before round rnd was published
-    if rnd > 1 and not base.round_complete(rnd - 1):
-        return  # published while the round was in progress: nothing to reproduce
-    absent = base.not_playing(rnd)
-    try:
-        proposal = propose_pairing(build_history(base, rnd - 1), base.profile, rnd, absent)
-    except (NoLegalPairing, ValueError) as exc:
-        out.append(Divergence("proposal", rnd, "the engine", f"published a proposal; the log gives none ({exc})"))
-        return
-    _pairing("proposal", rnd, tables, proposal, out)
+    def __init__(self, published: dict[int, dict[int, tuple[str, str]]]):
+        self.published = published
+        self.todo = sorted(published)
+        self.found: dict[int, list[Divergence]] = {}
+
+    def before(self, state: TournamentState, event: Any) -> None:
+        """At the first ``RoundPaired`` of round ``r`` or later: the proposals of rounds up to ``r``."""
+        if event.type == "RoundPaired":
+            while self.todo and self.todo[0] <= event.round:
+                rnd = self.todo.pop(0)
+                self.found[rnd] = self._check(state, rnd)
+
+    def finish(self, state: TournamentState) -> list[Divergence]:
+        """The divergences of every round, in round order (rounds never paired: on the final state)."""
+        for rnd in self.todo:
+            self.found[rnd] = self._check(state, rnd)
+        self.todo = []
+        return [d for rnd in sorted(self.found) for d in self.found[rnd]]
+
+    def _check(self, base: TournamentState, rnd: int) -> list[Divergence]:
+        from projections.history import build_history
+        from projections.pairing.engine import propose_pairing
+        from projections.pairing.matching import NoLegalPairing
+
+        out: list[Divergence] = []
+        if rnd - 1 > max(base.rounds, default=0):
+            out.append(Divergence("proposal", rnd, "the engine", f"published a proposal; the log has not paired round {rnd - 1}"))
+            return out
+        if rnd > 1 and not base.round_complete(rnd - 1):
+            return out  # published while the round was in progress: nothing to reproduce
+        try:
+            proposal = propose_pairing(build_history(base, rnd - 1), base.profile, rnd, base.not_playing(rnd))
+        except (NoLegalPairing, ValueError) as exc:
+            out.append(Divergence("proposal", rnd, "the engine", f"published a proposal; the log gives none ({exc})"))
+            return out
+        _pairing("proposal", rnd, self.published[rnd], proposal, out)
+        return out
 
 
 def trail(state: TournamentState) -> list[Action]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from processors.tournament import RuleViolation, TournamentState
 from projections.history import build_history, decided_only
@@ -66,9 +66,14 @@ def standings_after(state: TournamentState, rnd: int) -> RoundStandings:
     return RoundStandings(rnd, complete, rows, doc)
 
 
-def replay(events: Iterable[Any], through_round: int | None = None) -> ReplayResult:
+def replay(events: Iterable[Any], through_round: int | None = None,
+           before: Callable[[TournamentState, Any], None] | None = None) -> ReplayResult:
     """Apply ``events`` in order and compute the standings after every round up to ``through_round``
     (default: the last paired round).
+
+    ``before(state, event)``, if given, is called with the state as it stands before each event
+    is applied (it must not change the state): the auditor reproduces each round's pairing
+    proposal on the log as it stood before the round was paired, in the same pass.
 
     The events were decided when they were accepted: they evolve the state, unchecked (judge
     events from outside with ``EventStore.append``). Raises ``RuleViolation`` (its ``event_id``
@@ -79,6 +84,8 @@ def replay(events: Iterable[Any], through_round: int | None = None) -> ReplayRes
     out: dict[int, RoundStandings] = {}
     applied = duplicates = 0
     for event in events:
+        if before is not None:
+            before(state, event)
         done = fixes_standings_of(event)
         if done is not None and done not in out:
             out[done] = standings_after(state, done)

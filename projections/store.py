@@ -32,8 +32,6 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 from processors.tournament import RuleViolation, TournamentState
-from projections.pairing.matching import NoLegalPairing
-from projections.pairing.read_model import next_round_proposal
 from projections.replay import ReplayResult, RoundStandings, replay
 from projections.seeding import tournament_pairing_numbers
 from projections.standings.catalogue import value_text
@@ -184,6 +182,11 @@ def standings_document_row(tid: str, st: RoundStandings) -> dict[str, Any]:
 def _proposal_row(state: TournamentState) -> dict[str, Any] | None:
     """The ``proposed_pairings`` row for ``state``: the engine's ``PairingProposed`` (issue 3), or
     the constraint that cannot be met, so that a projection never stops on an unpairable round."""
+    # Imported here: the pairing engine (networkx) costs a reader of the tables (an audit, a
+    # scoreboard) a fifth of a second of start-up it never uses.
+    from projections.pairing.matching import NoLegalPairing
+    from projections.pairing.read_model import next_round_proposal
+
     try:
         event = next_round_proposal(state)
     except NoLegalPairing as exc:

@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import hashlib
 
+# The Kafka record headers of a ``tournament-log`` record: the chain hash through its event and
+# the hash before it (hex SHA-256, ASCII), written by the processors, verified by the auditor.
+CHAIN_HEADER = "chain"
+PREV_HEADER = "chain-prev"
+
 
 def chain_start(tournament_id: str) -> str:
     """The hash before a tournament's first event (hex SHA-256)."""

@@ -96,6 +96,7 @@ def test_a_deleted_and_two_swapped_events_are_named(club, tmp_path):
     conn.commit()
     code, out = audit(url)
     assert code == 1 and f"DIVERGENCE chain: round 6: {TID}/r6/t1/b2: the stored hash" in out and f"(seq {a})" in out
+    assert f"the hash stored here is that of {TID}/r6/t1/b1 (seq {b}), which the log has later" in out
 
 
 def test_a_checkpoint_signed_with_another_key_is_named(club, tmp_path):

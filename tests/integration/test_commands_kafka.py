@@ -14,6 +14,7 @@ from olympiad.cmd_live import LivePipeline
 from producers.publish import Follower
 from projections.store import EventStore
 from schemas.canonical import canonical_json
+from schemas.chain import CHAIN_HEADER, PREV_HEADER, chain_of, chain_start
 from tests import tournament_script as script
 
 pytestmark = pytest.mark.integration
@@ -57,41 +58,76 @@ def test_the_command_sequence_through_kafka_yields_the_same_events_and_digest(ka
         consumer.seek_to_beginning(*tps)
         ends = consumer.end_offsets(tps)
         logged: dict[str, str] = {}
+        headers: dict[str, list] = {}  # event id -> the record headers of its first copy
         while any(consumer.position(tp) < ends[tp] for tp in tps):
             for records in consumer.poll(timeout_ms=1000).values():
                 for rec in records:
                     body = rec.value.decode()
                     logged.setdefault(_event_id(body), body)  # the first copy of each id (redelivery re-appends)
+                    headers.setdefault(_event_id(body), list(rec.headers or ()))
         consumer.close()
     assert list(logged.values()) == expected
+    # Every record carries the chain hash through its event and the one before it (schemas.chain).
+    hashes = chain_of(script.TID, expected)
+    assert [dict(headers[_event_id(b)]).get(CHAIN_HEADER, b"").decode() for b in expected] == hashes
+    assert [dict(headers[_event_id(b)]).get(PREV_HEADER, b"").decode() for b in expected] == [chain_start(script.TID), *hashes[:-1]]
 
-    # Issue 16: the audit of the topics finds no divergence; a copy of the log with one result
-    # changed is named at that event's round (the signed checkpoint no longer matches).
+    # Issue 16: the audit of the topics finds no divergence; on a copy of the log (values and
+    # headers) a changed result, a deleted event and two swapped events are each named at the
+    # event by the chain hashes in the record headers (and the signed checkpoint of the round).
     audit_env = {"OLYMPIAD_TOPIC_PREFIX": prefix, "COLUMNS": "300"}
     result = runner.invoke(app, ["audit", f"kafka://{kafka_bootstrap}/{script.TID}", "--no-trail"], env=audit_env)
     out = " ".join(result.output.split())
     assert result.exit_code == 0 and "11 signed checkpoint(s)" in out and "11 published standings" in out, out
     assert "everything agrees" in out
-    copy = f"t{uuid.uuid4().hex[:10]}."
-    from deploy.topics import ensure_topics
-    from kafka import KafkaProducer
-
-    ensure_topics(kafka_bootstrap, copy)
-    producer = KafkaProducer(bootstrap_servers=kafka_bootstrap, acks="all")
     victim = f"{script.TID}/r8/t3/b2"
-    for body in logged.values():
-        if _event_id(body) == victim:
-            body = body.replace('"result":"1-0"', '"result":"0-1"').replace('"result":"1/2-1/2"', '"result":"1-0"') \
-                if '"result":"0-1"' not in body else body.replace('"result":"0-1"', '"result":"1-0"')
-        producer.send(topics.name(topics.TOURNAMENT_LOG, copy), key=script.TID.encode(), value=body.encode())
-    producer.flush()
-    producer.close()
-    result = runner.invoke(app, ["audit", f"kafka://{kafka_bootstrap}/{script.TID}", "--no-trail"],
-                           env={**audit_env, "OLYMPIAD_TOPIC_PREFIX": copy})
-    out = " ".join(result.output.split())
-    assert result.exit_code == 1, out
+    bodies = list(logged.values())
+    changed = [_flip(b) if _event_id(b) == victim else b for b in bodies]
+    out = _audit_copy(runner, kafka_bootstrap, [(b, headers[_event_id(b)]) for b in changed])
+    assert f"DIVERGENCE chain: round 8: {victim}: the stored hash" in out
+    assert "its text is not the text that was logged (changed after it was logged)" in out
     assert f"DIVERGENCE checkpoint: round 8: {script.TID}/r8/checkpoint: signed chain head" in out
     assert f"DIVERGENCE checkpoint: round 8: {script.TID}/r8/checkpoint: signed standings digest" in out
+
+    ids = list(logged)
+    gone = ids.index(f"{script.TID}/r5/t4/b2")
+    out = _audit_copy(runner, kafka_bootstrap, [(logged[i], headers[i]) for n, i in enumerate(ids) if n != gone])
+    assert (f"DIVERGENCE chain: round 5: {ids[gone + 1]}: the stored hash" in out
+            and f"is not in the log: an event between {ids[gone - 1]} and this one was deleted" in out), out
+
+    a, b = ids.index(f"{script.TID}/r6/t1/b1"), ids.index(f"{script.TID}/r6/t1/b2")
+    ids[a], ids[b] = ids[b], ids[a]
+    out = _audit_copy(runner, kafka_bootstrap, [(logged[i], headers[i]) for i in ids])
+    assert f"DIVERGENCE chain: round 6: {script.TID}/r6/t1/b2: the stored hash" in out, out
+    assert f"it was logged right after {script.TID}/r6/t1/b1 (" in out and "the events were swapped or moved" in out
+
+
+def _flip(body: str) -> str:
+    """One board result changed: a win for the other side."""
+    if '"result":"0-1"' in body:
+        return body.replace('"result":"0-1"', '"result":"1-0"')
+    return body.replace('"result":"1-0"', '"result":"0-1"').replace('"result":"1/2-1/2"', '"result":"1-0"')
+
+
+def _audit_copy(runner: CliRunner, bootstrap: str, records: list[tuple[str, list]]) -> str:
+    """``olympiad audit`` of a copy of tournament-log (``records``: values with their headers) under
+    a topic prefix of its own; it must exit 1 (a divergence). Returns its output on one line."""
+    from kafka import KafkaProducer
+
+    from deploy import topics
+
+    copy = f"t{uuid.uuid4().hex[:10]}."
+    topics.ensure_topics(bootstrap, copy)
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all")
+    for body, headers in records:
+        producer.send(topics.name(topics.TOURNAMENT_LOG, copy), key=script.TID.encode(), value=body.encode(), headers=headers)
+    producer.flush()
+    producer.close()
+    result = runner.invoke(app, ["audit", f"kafka://{bootstrap}/{script.TID}", "--no-trail"],
+                           env={"OLYMPIAD_TOPIC_PREFIX": copy, "COLUMNS": "300"})
+    out = " ".join(result.output.split())
+    assert result.exit_code == 1, out
+    return out
 
 
 def _event_id(body: str) -> str:

@@ -13,6 +13,7 @@ class Producer:
 
     def __init__(self):
         self.sent = []
+        self.headers = []
 
     async def partitions_for(self, topic):
         return {0, 1, 2}
@@ -22,8 +23,9 @@ class Producer:
 
     async def send_batch(self, batch, topic, *, partition):
         batch.close()
-        records = DefaultRecordBatch(bytearray(batch._build()))
+        records = list(DefaultRecordBatch(bytearray(batch._build())))
         self.sent += [(topic, partition, r.key, r.value) for r in records]
+        self.headers += [list(r.headers) for r in records]
 
 
 def test_every_message_is_sent_once_in_order_on_its_keys_partition():
@@ -44,3 +46,17 @@ def test_every_message_is_sent_once_in_order_on_its_keys_partition():
         got = [(p, v) for t, p, k, v in producer.sent if k == key and t == topic]
         assert {p for p, _ in got} == {topics.partition_for(key, 3)}
         assert [v for _, v in got] == [v for k, v in messages if k == key]
+
+
+def test_a_records_headers_go_with_it():
+    producer = Producer()
+    headers = [("chain", b"a" * 64), ("chain-prev", b"b" * 64)]
+
+    async def run():
+        outbox = Outbox(producer)
+        await outbox.add(topics.TOURNAMENT_LOG, b"t0", b"{}", headers)
+        await outbox.add(topics.TOURNAMENT_LOG, b"t0", b"[]")
+        await outbox.send()
+
+    asyncio.run(run())
+    assert [v for _, _, _, v in producer.sent] == [b"{}", b"[]"] and producer.headers == [headers, []]
