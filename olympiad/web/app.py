@@ -316,13 +316,9 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     # ------------------------------------------------------------------ writes (commands)
     def actor_of(cred: Optional[HTTPAuthorizationCredentials], tid: str, table: int | None = None) -> dict[str, Any]:
-        """The command's actor for the bearer token: the chief arbiter, or a terminal (of ``table``)."""
+        """The command's actor for the bearer token (``Terminal.actor``)."""
         holder = tokens.authorize(token_of(cred), tid, table) if table is not None else tokens.holder(token_of(cred), tid)
-        if holder.chief:
-            return {"role": "chief", "id": "chief"}
-        if holder.tables is None:  # a token for every table is an arbiter's (as on the command pages)
-            return {"role": "arbiter", "id": holder.terminal_id}
-        return {"role": "terminal", "id": holder.terminal_id, **({"table": table} if table is not None else {})}
+        return holder.actor(table)
 
     def run(kind: str, fields: dict[str, Any]) -> Any:
         """Build and decide one command (``processors.deciders.handle`` behind the backend); a
