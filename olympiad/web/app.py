@@ -135,7 +135,7 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused):
-        body = Refusal(detail=exc.message, rule="terminal tokens")
+        body = Refusal(detail=exc.message, field=exc.field, rule="terminal tokens")
         return JSONResponse(body.model_dump(), status_code=exc.status)
 
     @app.exception_handler(views.NotFound)

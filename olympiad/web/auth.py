@@ -7,8 +7,9 @@ one token per team captain (scoped to the team), and revoke tokens. A token only
 (``processors.deciders.roles``), the same at every door. Only a SHA-256 of each token is stored (table ``terminal_tokens`` in the given
 database), so a leaked database does not leak tokens. Reading is public; only writes are checked.
 
-Refusals raise ``Refused(status, message)``: 401 for a missing, unknown or revoked token, 403 for
-a valid token used outside its scope. The messages say what to do.
+Refusals raise ``Refused(status, message, field)``: 401 for a missing, unknown or revoked token, 403
+for a valid token used outside its scope; ``field`` is what the refusal is about (the
+``Authorization`` header, or the ``table`` outside a terminal's scope). The messages say what to do.
 """
 from __future__ import annotations
 
@@ -46,12 +47,14 @@ CAPTAIN_PREFIX = "captain-"
 
 
 class Refused(Exception):
-    """A write refused by the token check: ``status`` 401 (who are you?) or 403 (not yours)."""
+    """A write refused by the token check: ``status`` 401 (who are you?) or 403 (not yours), about
+    ``field`` (the request's ``Authorization`` header unless a table is outside the scope)."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, field: str = "Authorization"):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -183,7 +186,7 @@ class TokenStore:
         terminal = self.holder(token, tournament_id)
         if terminal.team is None and terminal.tables is not None and table not in terminal.tables:
             raise Refused(403, f"terminal {terminal.terminal_id!r} may enter results for {terminal.scope_text()} "
-                               f"only; table {table} is outside its scope")
+                               f"only; table {table} is outside its scope", field="table")
         return terminal
 
     def authorize_chief(self, token: str | None, tournament_id: str) -> Terminal:

@@ -105,7 +105,7 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
 
     seen["refused"] = lineup("T01", "1 2 3 6")
     lineup("T01", "1 2 3 5")
-    message(arb, "Line-up of T01: recorded")
+    message(arb, "Line-up of T01 for round 1: recorded")
     arb.find_element(By.ID, "pair").click()
     message(arb, "Pairing of round 1: recorded")
     WebDriverWait(arb, 5).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#proposal-tables tbody tr")) == 4)
@@ -151,11 +151,11 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
         arb.find_element(By.ID, field).send_keys(value)
     Select(arb.find_element(By.ID, "x-result")).select_by_value("0-1")
     arb.find_element(By.ID, "correct").click()
-    message(arb, "Correction of table 1, board 1: recorded")
-    arb.execute_script("document.getElementById('team-command').open = true")  # a roster change, now refused
-    Select(arb.find_element(By.ID, "tc-kind")).select_by_value("ChangeRoster")
-    arb.execute_script("document.getElementById('tc-submit').click()")
-    seen["roster_refused"] = message(arb, "ChangeRoster refused")
+    message(arb, "Correction of round 1, table 1, board 1: recorded")
+    Select(arb.find_element(By.ID, "r-team")).select_by_value("T01")  # a roster change, now refused
+    arb.execute_script("document.querySelector('#r-players tr[data-order=\"5\"] input.p-name').value = 'New Reserve'")
+    arb.execute_script("document.getElementById('r-submit').click()")
+    seen["roster_refused"] = message(arb, "Roster of T01 refused")
     arb.find_element(By.ID, "close").click()
     message(arb, "Closing round 1: recorded")
     WebDriverWait(arb, 5).until(lambda d: "closed" in d.find_element(By.ID, "closed").text)

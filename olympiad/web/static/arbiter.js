@@ -78,7 +78,7 @@
       const fide = tr.querySelector(".p-fide").value.trim();
       if (title) p.title = title;
       if (rating) p.rating = asNumber(rating);
-      if (fide) p.fide_id = asNumber(fide);
+      if (fide) p.fide_id = fide;
       return p;
     });
   }
@@ -97,12 +97,16 @@
     from_round: optional("w-round"), reason: $("w-reason").value.trim() }));
 
   // The forms' team lists and the rounds they default to, kept when the arbiter has chosen.
-  let shownFor = null;
+  let shownFor = null, teamsFor = null;
   function renderForms() {
-    for (const sel of document.querySelectorAll("select.team-choice")) {
-      const keep = sel.value;
-      sel.replaceChildren(...view.teams.map((t) => el("option", { value: t.team_id }, `${t.name} (${t.team_id})`)));
-      if (keep && team(keep)) sel.value = keep;
+    const teamsKey = JSON.stringify(view.teams.map((t) => [t.team_id, t.name]));
+    if (teamsKey !== teamsFor) { // rebuilt only when the teams change: an open list stays open
+      teamsFor = teamsKey;
+      for (const sel of document.querySelectorAll("select.team-choice")) {
+        const keep = sel.value;
+        sel.replaceChildren(...view.teams.map((t) => el("option", { value: t.team_id }, `${t.name} (${t.team_id})`)));
+        if (keep && team(keep)) sel.value = keep;
+      }
     }
     const key = `${view.prepare_round}/${view.last_round}/${view.teams.length}`;
     if (key === shownFor) return;
@@ -196,7 +200,13 @@
       el("td", { class: "score" }, `${pts(m.home_gp)} : ${pts(m.away_gp)}`), el("td", {}, m.away.name),
       el("td", { class: "boards" }, m.boards.map((b) => el("span", { class: b.result ? "" : "none" }, b.result ? code(b.result) : "·"))))));
     const teams = p.tables.flatMap((m) => [m.home, m.away]);
-    $("f-team").replaceChildren(...teams.map((t) => el("option", { value: t.team_id }, t.name)));
+    const key = JSON.stringify(teams.map((t) => t.team_id));
+    if ($("f-team").dataset.key !== key) { // the poll repaints every 2 s: keep the arbiter's choice
+      const keep = $("f-team").value;
+      $("f-team").replaceChildren(...teams.map((t) => el("option", { value: t.team_id }, `${t.name} (${t.team_id})`)));
+      if (teams.some((t) => t.team_id === keep)) $("f-team").value = keep;
+      $("f-team").dataset.key = key;
+    }
     $("closed").textContent = view.closed.includes(playing()) ? `Round ${playing()} is closed.` : "";
   }
   $("forfeit").addEventListener("click", () => {
@@ -205,7 +215,7 @@
     if ($("f-board").value) body.board = optional("f-board");
     return run(`Forfeit at table ${body.table}`, body);
   });
-  $("correct").addEventListener("click", () => run(`Correction of table ${$("x-table").value}, board ${$("x-board").value}`,
+  $("correct").addEventListener("click", () => run(`Correction of round ${$("x-round").value || "?"}, table ${$("x-table").value || "?"}, board ${$("x-board").value || "?"}`,
     { command: "CorrectResult", round: optional("x-round"), table: optional("x-table"), board: optional("x-board"),
       result: $("x-result").value, reason: $("x-reason").value.trim() }));
   $("close").addEventListener("click", () => run(`Closing round ${playing()}`, { command: "CloseRound", round: playing() }));

@@ -31,7 +31,8 @@ async function currentTournament() {
 function refusal(r, what) {
   const b = r.body || {};
   const why = [b.field ? `field: ${b.field}` : "", b.rule ? `rule: ${b.rule}` : ""].filter(Boolean).join("; ");
-  return `${what} refused (HTTP ${r.status}): ${b.detail}${why ? ` [${why}]` : ""}. Nothing was written.`;
+  const detail = String(b.detail ?? "").replace(b.rule ? ` [rule: ${b.rule}]` : "", ""); // named once, below
+  return `${what} refused (HTTP ${r.status}): ${detail}${why ? ` [${why}]` : ""}. Nothing was written.`;
 }
 
 // "11.5" -> "11½", "0.5" -> "½" (display only; values stay decimal strings).
