@@ -99,6 +99,12 @@ def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chi
     from olympiad.web.commands_api import NEW_EVENT
 
     from olympiad.doors import DEFAULT_DB
+    from schemas.profile import get_profile
+
+    try:
+        get_profile(profile)  # the page offers the built-in profiles: refuse a typo before anything starts
+    except KeyError as exc:
+        refuse(ValueError(f"--profile: {exc.args[0]}"))
 
     db = db or os.environ.get("OLYMPIAD_DB") or DEFAULT_DB  # kept on disk, where `olympiad lineup ...` finds it
     backend, engine = embedded_backend(db, None, None)

@@ -184,10 +184,14 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
     # ------------------------------------------------------------------ reads for the arbiter page
     @router.get("/api/setup", tags=["commands"])
     def setup(request: Request) -> dict[str, Any]:
-        """What ``olympiad serve --new`` was started with (``name``, ``profile``) and the tournament
-        served (``tournament_id``, None before it is created)."""
+        """What ``olympiad serve --new`` was started with (``name``, ``profile``), the tournament
+        served (``tournament_id``, None before it is created) and the built-in rule profiles
+        (``profiles``: name, rounds, description; ``schemas.profile.PROFILES``) the page offers."""
+        from schemas.profile import PROFILES
+
         new = getattr(request.app.state, "new_event", None) or {}
-        return {"name": new.get("name"), "profile": new.get("profile"), "tournament_id": backend.tournament_id}
+        return {"name": new.get("name"), "profile": new.get("profile"), "tournament_id": backend.tournament_id,
+                "profiles": [{"name": p.name, "rounds": p.rounds, "description": p.description} for p in PROFILES.values()]}
 
     @router.get("/api/tournaments/{tid}/arbiter", tags=["read"], responses=REFUSALS)
     def arbiter_view(tid: str) -> dict[str, Any]:

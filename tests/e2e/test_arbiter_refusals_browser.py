@@ -49,7 +49,7 @@ def test_every_refusal_reaches_the_arbiter_page_with_field_and_rule(tmp_path, br
         "pair early": ("round", "pair a round when the previous round is complete"),
         "explain early": ("round", "pair a round when the previous round is complete"),
         "forfeit unpublished": ("round", "results only for paired rounds"),
-        "not a command": ("body.CorrectResult.board", "request schema"),
+        "not a command": ("board", "request schema"),
         "terminal corrects": ("actor", "the chief arbiter's command"),
         "terminal outside": ("table", "terminal tokens"),
         "override": ("override_reason", "an absolute pairing rule is broken only with a reason"),

@@ -32,12 +32,20 @@
   if (!tid) {
     $("create").hidden = false;
     $("c-name").value = setup.name || "";
+    $("c-profile").replaceChildren(...setup.profiles.map((p) => el("option", { value: p.name }, p.name)));
+    const about = () => {
+      const p = setup.profiles.find((x) => x.name === $("c-profile").value) || {};
+      $("c-profile-about").textContent = `${p.rounds} rounds. ${p.description || ""}`;
+      $("c-rounds-hint").textContent = `empty: the profile's ${p.rounds} rounds`;
+    };
+    $("c-profile").addEventListener("change", about);
     $("c-profile").value = setup.profile || "olympiad-2022";
+    about();
     $("c-id").value = (setup.name || "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   }
   $("c-submit").addEventListener("click", async () => {
     const body = { command: "CreateTournament", tournament_id: $("c-id").value.trim(), name: $("c-name").value.trim(),
-      profile: $("c-profile").value.trim() };
+      profile: $("c-profile").value };
     if ($("c-rounds").value) body.rounds = Number($("c-rounds").value);
     if ($("c-deadline").value.trim()) body.nomination_deadline = $("c-deadline").value.trim();
     const r = await Api.post("/api/tournaments", body, token());
@@ -192,7 +200,8 @@
   // ------------------------------------------------------------------ results
   const playing = () => view.last_round;
   async function renderResults() {
-    $("play-round").textContent = playing() || "—";
+    $("play-round").textContent = playing() || "— (no round is published yet)";
+    for (const id of ["forfeit", "correct", "close"]) $(id).disabled = !playing();
     if (!playing()) { $("results").tBodies[0].replaceChildren(); return; }
     const p = await Api.get(`/api/tournaments/${encodeURIComponent(tid)}/rounds/${playing()}/pairings`);
     $("results").tBodies[0].replaceChildren(...p.tables.map((m) => el("tr", { dataset: { table: m.table, complete: m.complete } },
