@@ -129,7 +129,7 @@ def drive(base: str, path: Path, csv: Path, arb) -> dict:
     # The captain of T02: a token issued on the page, the line-up form on /captain.
     Select(arb.find_element(By.ID, "cap-team")).select_by_value("T02")
     click("cap-issue")
-    message(arb, "Captain's token of T02: ")
+    message(arb, "Captain's token of T02: issued")
     captain_url = arb.find_element(By.ID, "cap-url").get_attribute("href")
     arb.get(captain_url)
     WebDriverWait(arb, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#captain-boards select.player")) == 4)
@@ -191,7 +191,7 @@ def drive(base: str, path: Path, csv: Path, arb) -> dict:
     fill("term-id", "t1")
     fill("term-tables", "1")
     click("term-issue")
-    message(arb, "Token of t1: ")
+    message(arb, "Token of terminal t1: issued for table 1")
     terminal = arb.find_element(By.ID, "term-url").get_attribute("href").split("#token=")[1].split("&")[0]
 
     def terminal_corrects() -> None:

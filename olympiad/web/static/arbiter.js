@@ -157,6 +157,7 @@
     const teamId = $("cap-team").value;
     const r = await Api.post(`/api/tournaments/${encodeURIComponent(tid)}/captains`, { team_id: teamId }, token());
     if (!verdict(r, `Captain's token of ${teamId}`)) return;
+    say("ok", `Captain's token of ${teamId}: issued (an earlier one of the team no longer works). Give the captain the link below.`);
     const url = `${location.origin}/captain#token=${r.body.token}&team=${encodeURIComponent(teamId)}`;
     $("cap-link").replaceChildren(el("a", { id: "cap-url", href: url, target: "_blank" }, "the captain's page (give this link to the captain)"));
   });
@@ -232,6 +233,8 @@
     const tables = $("term-tables").value.trim() ? $("term-tables").value.split(",").map(Number) : null;
     const r = await Api.post(`/api/tournaments/${encodeURIComponent(tid)}/terminals`, { terminal_id: $("term-id").value.trim(), tables }, token());
     if (!verdict(r, `Token of ${$("term-id").value}`)) return;
+    say("ok", `Token of terminal ${r.body.terminal_id}: issued for ${tables ? "table " + tables.join(", ") : "every table"} ` +
+      "(an earlier one of this terminal no longer works). The link below opens the entry page with it.");
     const url = `${location.origin}/entry#token=${r.body.token}&round=${playing()}&table=${(tables || [1])[0]}`;
     $("term-link").replaceChildren(el("a", { id: "term-url", href: url, target: "_blank" }, url));
   });
