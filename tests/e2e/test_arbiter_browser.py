@@ -1,4 +1,5 @@
-"""Issue 11, acceptance 1 (and the page half of 3): a club event run from a headless Chromium.
+"""Issue 11, acceptance 1: a club event run from a headless Chromium (the page half of
+acceptance 3 is tests/e2e/test_arbiter_refusals_browser.py).
 
 ``olympiad serve --new`` on an empty SQLite store; on the arbiter page the chief arbiter creates
 the tournament, imports eight teams from a CSV, submits a line-up (and sees a refused one in
@@ -7,7 +8,7 @@ terminals enter every result on the entry page (the players' names shown per boa
 scoreboard repaints without a reload; the arbiter corrects one board and closes the round. The
 standings served equal ``olympiad replay sqlite:///...`` of the store.
 
-``run_flow(..., shoot)`` is also what ``deploy/arbiter-screenshots.sh`` runs to write the
+``run_flow(..., shoot)`` is also what ``deploy/arbiter_screenshots.py`` runs to write the
 screenshots of docs/screenshots (never this test).
 """
 from __future__ import annotations
@@ -67,6 +68,23 @@ def message(driver, contains: str) -> str:
     return driver.find_element(By.ID, "message").text
 
 
+def submit_lineup(driver, team: str, boards: str) -> None:
+    """Type ``boards`` into ``team``'s line-up box on the arbiter page and submit it."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for attempt in range(5):  # the page repaints its tables when the state changes: find them again
+        try:
+            box = driver.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] input.lineup')
+            box.clear()
+            box.send_keys(boards)
+            driver.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] button.submit-lineup').click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.3)
+
+
 def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Callable[[object, str], None]] = None) -> dict:
     """Drive the whole round 1 from the pages; returns what the test checks."""
     shoot = shoot or (lambda driver, name: None)
@@ -88,19 +106,7 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
     shoot(arb, "arbiter-2-teams")
 
     def lineup(team: str, boards: str) -> str:
-        from selenium.common.exceptions import StaleElementReferenceException
-
-        for attempt in range(5):  # the page repaints its tables when the state changes: find them again
-            try:
-                box = arb.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] input.lineup')
-                box.clear()
-                box.send_keys(boards)
-                arb.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] button.submit-lineup').click()
-                break
-            except StaleElementReferenceException:
-                if attempt == 4:
-                    raise
-                time.sleep(0.3)
+        submit_lineup(arb, team, boards)
         return message(arb, f"Line-up of {team}")
 
     seen["refused"] = lineup("T01", "1 2 3 6")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from olympiad.web.local_server import call, free_port
-from tests.e2e.test_arbiter_browser import CHIEF, TID, eight_teams_csv, message, serve_new
+from tests.e2e.test_arbiter_browser import CHIEF, TID, eight_teams_csv, message, serve_new, submit_lineup
 from tests.e2e.test_browser import browsers, chromium  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.e2e
@@ -98,20 +97,7 @@ def drive(base: str, path: Path, csv: Path, arb) -> dict:
         refused[kind] = (text, before, events(path))
 
     def lineup(team: str, boards: str) -> None:
-        from selenium.common.exceptions import StaleElementReferenceException
-
-        row = f'#lineups tr[data-team="{team}"]'
-        for attempt in range(5):  # the page repaints its tables when the state changes: find them again
-            try:
-                box = arb.find_element(By.CSS_SELECTOR, f"{row} input.lineup")
-                box.clear()
-                box.send_keys(boards)
-                arb.find_element(By.CSS_SELECTOR, f"{row} button.submit-lineup").click()
-                return
-            except StaleElementReferenceException:
-                if attempt == 4:
-                    raise
-                time.sleep(0.3)
+        submit_lineup(arb, team, boards)
 
     arb.get(f"{base}/arbiter#token={CHIEF}")
     WebDriverWait(arb, 10).until(lambda d: d.find_element(By.ID, "create").is_displayed())

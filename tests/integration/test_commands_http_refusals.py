@@ -1,7 +1,7 @@
 """Issue 11, acceptance 3 (API half): each lifecycle refusal reaches the HTTP API as a
 ``Refusal`` naming the field and the rule (403 for ``actor``, else 422), and nothing is written.
-The CLI versions are tests/e2e/test_lifecycle_refusals.py; the arbiter page shows the same body
-(tests/e2e/test_arbiter_browser.py)."""
+The CLI versions are tests/e2e/test_lifecycle_refusals.py; the pages show the same body, a test
+per kind in one browser session (tests/e2e/test_arbiter_refusals_browser.py)."""
 from __future__ import annotations
 
 from typing import Any
