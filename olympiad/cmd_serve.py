@@ -34,9 +34,10 @@ def serve(
                                                help="with --kafka: the pipeline's topic prefix"),
     tournament: Optional[str] = typer.Option(None, "--tournament", help="with --kafka: the tournament to serve "
                                              "(default: the first created on tournament-log)"),
-    new: Optional[str] = typer.Option(None, "--new", metavar="NAME", help="start a new event on an empty store: "
-                                      "prints the chief arbiter's token and the arbiter page (/arbiter), where the "
-                                      "tournament NAME is created"),
+    new: Optional[str] = typer.Option(None, "--new", metavar="NAME", help="start a new event on an empty store "
+                                      "(--db, else $OLYMPIAD_DB, else sqlite:///olympiad.sqlite here: the arbiter "
+                                      "commands' store): prints the chief arbiter's token and the arbiter page "
+                                      "(/arbiter), where the tournament NAME is created"),
     profile: str = typer.Option("olympiad-2022", "--profile", help="with --new: the rule profile offered"),
 ) -> None:
     """Serve the scoreboard (/), the result-entry page (/entry), the API (/docs) and the standings stream.
@@ -81,8 +82,8 @@ def serve(
     out.print(f"chief arbiter token: {token}" if chief_token is None else
               f"chief arbiter token: as given ({'--chief-token-file' if chief_token_file else '$OLYMPIAD_CHIEF_TOKEN'})",
               highlight=False, soft_wrap=True)
-    out.print(f"scoreboard  {base}/\nentry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs",
-              highlight=False, soft_wrap=True)
+    out.print(f"scoreboard  {base}/\narbiter     {base}/arbiter#token=<chief arbiter token>\n"
+              f"entry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs", highlight=False, soft_wrap=True)
     from olympiad.web.app import create_app
 
     run_server(create_app(backend, tokens), host, port, listener)
@@ -97,14 +98,24 @@ def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chi
     from olympiad.web.auth import TokenStore
     from olympiad.web.commands_api import NEW_EVENT
 
+    from olympiad.doors import DEFAULT_DB
+    from schemas.profile import get_profile
+
+    try:
+        get_profile(profile)  # the page offers the built-in profiles: refuse a typo before anything starts
+    except KeyError as exc:
+        refuse(ValueError(f"--profile: {exc.args[0]}"))
+
+    db = db or os.environ.get("OLYMPIAD_DB") or DEFAULT_DB  # kept on disk, where `olympiad lineup ...` finds it
     backend, engine = embedded_backend(db, None, None)
     if backend.tournament_id is not None:
-        refuse(ValueError(f"--new: the store already holds the tournament {backend.tournament_id!r}; serve it "
-                          "without --new, or give an empty --db"))
+        refuse(ValueError(f"--new: the store {db} already holds the tournament {backend.tournament_id!r}; serve it "
+                          f"with `olympiad serve --db {db}`, or give an empty --db"))
     token = TokenStore(engine).set_chief_token(NEW_EVENT, chief_token)
     base = f"http://{host}:{port}"
     out = console()
     out.print(f"new event [bold]{name}[/] (profile {profile}): create it on the arbiter page", highlight=False)
+    out.print(f"event store  {db} (serve it again later: olympiad serve --db {db})", highlight=False, soft_wrap=True)
     out.print(f"chief arbiter token: {token}" if chief_token is None else "chief arbiter token: as given",
               highlight=False, soft_wrap=True)
     out.print(f"arbiter page {base}/arbiter#token={token if chief_token is None else '<chief token>'}\nscoreboard   "

@@ -44,7 +44,7 @@ from olympiad.web.models import (
     RoundInfo, Scoreboard as ScoreboardOut, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
 )
 from schemas.commands import parse_command
-from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, PairingProposed, parse_event
+from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, PairingProposed, parse_event, schema_rule, shown
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
@@ -61,6 +61,23 @@ class ApiError(Exception):
         super().__init__(detail)
         self.status = status
         self.body = Refusal(detail=detail, field=field, rule=rule, event_id=event_id)
+
+
+def request_field_rule(err: dict[str, Any]) -> tuple[str, str]:
+    """The field and the rule of a request body's first pydantic error ``err``: the field as the
+    deciders name it (``boards.3``: without FastAPI's ``body`` and the command's union tag), the
+    rule an input limit's words where one applies (``schemas.events.schema_rule``: tournament and
+    team ids, strict types, sizes), else "request schema"."""
+    from schemas.commands import COMMANDS
+
+    loc = [str(p) for p in err.get("loc", ())]
+    if loc[:1] == ["body"]:
+        loc = loc[1:]
+    if loc and loc[0] in {c.__name__ for c in COMMANDS}:
+        loc = loc[1:]
+    where = ".".join(loc) or "(body)"
+    rule = schema_rule({**err, "loc": tuple(loc)}, "request", 1)
+    return where, ("request schema" + rule.removeprefix("schema request v1")) if rule.startswith("schema request v1") else rule
 
 
 def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
@@ -135,7 +152,7 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused):
-        body = Refusal(detail=exc.message, rule="terminal tokens")
+        body = Refusal(detail=exc.message, field=exc.field, rule="terminal tokens")
         return JSONResponse(body.model_dump(), status_code=exc.status)
 
     @app.exception_handler(views.NotFound)
@@ -161,9 +178,10 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _request(request: Request, exc: RequestValidationError):
+        where, rule = request_field_rule(exc.errors()[0])
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        return JSONResponse(Refusal(detail=f"{where}: {err['msg']}", field=where, rule="request schema").model_dump(),
+        got = "" if err.get("type") == "missing" else f" (got {shown(err.get('input'))})"
+        return JSONResponse(Refusal(detail=f"{where}: {err['msg']}{got}", field=where, rule=rule).model_dump(),
                             status_code=422)
 
     # ------------------------------------------------------------------ helpers
@@ -316,13 +334,9 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     # ------------------------------------------------------------------ writes (commands)
     def actor_of(cred: Optional[HTTPAuthorizationCredentials], tid: str, table: int | None = None) -> dict[str, Any]:
-        """The command's actor for the bearer token: the chief arbiter, or a terminal (of ``table``)."""
+        """The command's actor for the bearer token (``Terminal.actor``)."""
         holder = tokens.authorize(token_of(cred), tid, table) if table is not None else tokens.holder(token_of(cred), tid)
-        if holder.chief:
-            return {"role": "chief", "id": "chief"}
-        if holder.tables is None:  # a token for every table is an arbiter's (as on the command pages)
-            return {"role": "arbiter", "id": holder.terminal_id}
-        return {"role": "terminal", "id": holder.terminal_id, **({"table": table} if table is not None else {})}
+        return holder.actor(table)
 
     def run(kind: str, fields: dict[str, Any]) -> Any:
         """Build and decide one command (``processors.deciders.handle`` behind the backend); a

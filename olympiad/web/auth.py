@@ -1,12 +1,15 @@
-"""Terminal tokens: who may write results, and for which tables.
+"""Terminal tokens: who may write results, and for which tables; captains' tokens.
 
 The chief arbiter holds a token scoped to the whole tournament; with it they issue one token per
 result-entry terminal, scoped to a set of table numbers (any round) or to the whole tournament,
-and revoke tokens. Only a SHA-256 of each token is stored (table ``terminal_tokens`` in the given
+one token per team captain (scoped to the team), and revoke tokens. A token only says who asks
+(``Terminal.actor``): what that actor may do is the command's role rule
+(``processors.deciders.roles``), the same at every door. Only a SHA-256 of each token is stored (table ``terminal_tokens`` in the given
 database), so a leaked database does not leak tokens. Reading is public; only writes are checked.
 
-Refusals raise ``Refused(status, message)``: 401 for a missing, unknown or revoked token, 403 for
-a valid token used outside its scope. The messages say what to do.
+Refusals raise ``Refused(status, message, field)``: 401 for a missing, unknown or revoked token, 403
+for a valid token used outside its scope; ``field`` is what the refusal is about (the
+``Authorization`` header, or the ``table`` outside a terminal's scope). The messages say what to do.
 """
 from __future__ import annotations
 
@@ -37,16 +40,21 @@ tokens_table = Table(
     Column("chief", Boolean, nullable=False),
     Column("revoked", Boolean, nullable=False),
     Column("issued_at", String(40), nullable=False),
+    Column("team", String(40)),  # a captain's team; NULL for terminals and the chief arbiter
 )
+CAPTAIN_PREFIX = "captain-"
+"""A captain's token is held by terminal id ``captain-<team id>`` (one live token per team)."""
 
 
 class Refused(Exception):
-    """A write refused by the token check: ``status`` 401 (who are you?) or 403 (not yours)."""
+    """A write refused by the token check: ``status`` 401 (who are you?) or 403 (not yours), about
+    ``field`` (the request's ``Authorization`` header unless a table is outside the scope)."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, field: str = "Authorization"):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -58,8 +66,23 @@ class Terminal:
     tables: frozenset[int] | None
     chief: bool
     issued_at: str
+    team: str | None = None
+
+    def actor(self, table: int | None = None) -> dict:
+        """The command's ``actor`` (``schemas.commands.Actor`` fields) for this holder: the chief
+        arbiter; a captain of ``team``; a token for every table is an arbiter's (results, forfeits,
+        line-ups of any table); else a terminal, of ``table`` when the command names one."""
+        if self.chief:
+            return {"role": "chief", "id": "chief"}
+        if self.team is not None:
+            return {"role": "captain", "id": self.terminal_id, "team": self.team}
+        if self.tables is None:
+            return {"role": "arbiter", "id": self.terminal_id}
+        return {"role": "terminal", "id": self.terminal_id, **({"table": table} if table is not None else {})}
 
     def scope_text(self) -> str:
+        if self.team is not None:
+            return f"team {self.team}"
         if self.tables is None:
             return "every table"
         return "table" + ("s " if len(self.tables) > 1 else " ") + ", ".join(str(t) for t in sorted(self.tables))
@@ -103,6 +126,7 @@ class TokenStore:
     def __init__(self, engine: Engine):
         self.engine = engine
         _metadata.create_all(engine)
+        self._add_team_column()
 
     def set_chief_token(self, tournament_id: str, token: str | None = None) -> str:
         """Make ``token`` (or a fresh random one) the chief arbiter's token of ``tournament_id``;
@@ -133,6 +157,17 @@ class TokenStore:
             conn.execute(insert(tokens_table), self._row(token, tournament_id, terminal_id, tables, chief=False))
         return token
 
+    def issue_captain(self, tournament_id: str, team_id: str) -> tuple[str, str]:
+        """A new token for the captain of ``team_id`` (terminal id ``captain-<team id>``): it asks
+        as role ``captain`` of that team; the team's earlier captain token stops working.
+        Returns (terminal id, token). Whether the team exists is the command's rule, not this one's."""
+        terminal_id = f"{CAPTAIN_PREFIX}{team_id}"
+        token = secrets.token_urlsafe(24)
+        with self.engine.begin() as conn:
+            self._revoke(conn, tournament_id, terminal_id)
+            conn.execute(insert(tokens_table), self._row(token, tournament_id, terminal_id, None, chief=False, team=team_id))
+        return terminal_id, token
+
     def revoke(self, tournament_id: str, terminal_id: str) -> int:
         """Revoke every token of ``terminal_id``; returns how many were live."""
         with self.engine.begin() as conn:
@@ -149,9 +184,9 @@ class TokenStore:
         """The terminal allowed to write to ``table`` of ``tournament_id`` with ``token``.
         Raises ``Refused`` (401/403) otherwise."""
         terminal = self.holder(token, tournament_id)
-        if terminal.tables is not None and table not in terminal.tables:
+        if terminal.team is None and terminal.tables is not None and table not in terminal.tables:
             raise Refused(403, f"terminal {terminal.terminal_id!r} may enter results for {terminal.scope_text()} "
-                               f"only; table {table} is outside its scope")
+                               f"only; table {table} is outside its scope", field="table")
         return terminal
 
     def authorize_chief(self, token: str | None, tournament_id: str) -> Terminal:
@@ -179,8 +214,9 @@ class TokenStore:
 
     # ------------------------------------------------------------------ rows
     @staticmethod
-    def _row(token: str, tournament_id: str, terminal_id: str, tables: list[int] | None, *, chief: bool) -> dict:
-        return {
+    def _row(token: str, tournament_id: str, terminal_id: str, tables: list[int] | None, *, chief: bool,
+             team: str | None = None) -> dict:
+        return {"team": team,
             "token_sha256": _hash(token), "tournament_id": tournament_id, "terminal_id": terminal_id,
             "tables": None if tables is None else json.dumps(sorted(set(tables))), "chief": chief, "revoked": False,
             "issued_at": datetime.now(timezone.utc).isoformat(timespec="microseconds"),
@@ -189,7 +225,15 @@ class TokenStore:
     @staticmethod
     def _terminal(row) -> Terminal:
         tables = None if row.tables is None else frozenset(json.loads(row.tables))
-        return Terminal(row.terminal_id, row.tournament_id, tables, row.chief, row.issued_at)
+        return Terminal(row.terminal_id, row.tournament_id, tables, row.chief, row.issued_at, row.team)
+
+    def _add_team_column(self) -> None:
+        """A token table made before captains' tokens existed gets the ``team`` column."""
+        from sqlalchemy import inspect, text
+
+        if "team" not in {c["name"] for c in inspect(self.engine).get_columns("terminal_tokens")}:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE terminal_tokens ADD COLUMN team VARCHAR(40)"))
 
     @staticmethod
     def _revoke(conn, tournament_id: str, terminal_id: str) -> int:

@@ -11,7 +11,10 @@ Who the token makes the actor:
 - the chief arbiter's token: role ``chief`` (every command);
 - a terminal token scoped to tables: role ``terminal`` of the command's table (its results);
 - a token for every table (issued without ``tables``): role ``arbiter`` with the terminal id
-  (a floor arbiter: results, forfeits, line-ups of any table).
+  (a floor arbiter: results, forfeits, line-ups of any table);
+- a captain's token (``POST /api/tournaments/{tid}/captains``): role ``captain`` of its team
+  (``olympiad.web.auth.Terminal.actor``). What each role may do is decided by the command's role
+  rule, ``processors.deciders.roles.check_role``, as at every other door.
 
 Before the tournament exists, ``POST /api/tournaments`` takes ``CreateTournament`` with the
 setup token printed by ``olympiad serve --new`` (kept by ``TokenStore`` under ``NEW_EVENT``); once
@@ -63,6 +66,21 @@ class CommandOutcome(BaseModel):
     message: str = Field(description="one line for a person")
 
 
+class CaptainIn(BaseModel):
+    """The team whose captain gets a token."""
+
+    model_config = ConfigDict(extra="forbid")
+    team_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+
+
+class CaptainToken(BaseModel):
+    """A captain's token, shown once: it submits its team's line-up for the round to pair."""
+
+    team_id: str
+    terminal_id: str
+    token: str = Field(description="shown once; send as 'Authorization: Bearer <token>'")
+
+
 class ImportIn(BaseModel):
     """A team file's text: CSV (one row per player, docs/arbiter.md) or TRF-2026 team records."""
 
@@ -87,11 +105,7 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
 
     def actor_for(token: str | None, tid: str, table: int | None) -> dict[str, Any]:
         holder = tokens.authorize(token, tid, table) if table is not None else tokens.holder(token, tid)
-        if holder.chief:
-            return {"role": "chief", "id": "chief"}
-        if holder.tables is None:
-            return {"role": "arbiter", "id": holder.terminal_id}
-        return {"role": "terminal", "id": holder.terminal_id, **({"table": table} if table is not None else {})}
+        return holder.actor(table)
 
     def decide(fields: dict[str, Any]) -> CommandOutcome:
         try:
@@ -151,13 +165,33 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
                            rule=getattr(exc, "rule", None) or "team file format") from None
         return decide({"command": "ImportTeams", "tournament_id": tid, "actor": who, "teams": teams})
 
+    @router.post("/api/tournaments/{tid}/captains", status_code=201, response_model=CaptainToken, responses=REFUSALS,
+                 tags=["terminals"])
+    def issue_captain(tid: str, body: CaptainIn, cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer)):
+        """Issue a token for the captain of team ``team_id`` (the team's earlier captain token
+        stops working). Chief arbiter only. With it the captain's page (``/captain``) submits that
+        team's line-up for the round to pair; every other command is refused by the role rule
+        (``processors.deciders.roles``: field ``actor``, ``team_id`` or ``round``)."""
+        check_tournament(tid)
+        tokens.authorize_chief(token_of(cred), tid)
+        from processors.rules import team_known
+
+        with backend.read() as snap:
+            team_known(snap.state, body.team_id, "team_id")  # RuleViolation: 422 naming field and rule
+        terminal_id, token = tokens.issue_captain(tid, body.team_id)
+        return CaptainToken(team_id=body.team_id, terminal_id=terminal_id, token=token)
+
     # ------------------------------------------------------------------ reads for the arbiter page
     @router.get("/api/setup", tags=["commands"])
     def setup(request: Request) -> dict[str, Any]:
-        """What ``olympiad serve --new`` was started with (``name``, ``profile``) and the tournament
-        served (``tournament_id``, None before it is created)."""
+        """What ``olympiad serve --new`` was started with (``name``, ``profile``), the tournament
+        served (``tournament_id``, None before it is created) and the built-in rule profiles
+        (``profiles``: name, rounds, description; ``schemas.profile.PROFILES``) the page offers."""
+        from schemas.profile import PROFILES
+
         new = getattr(request.app.state, "new_event", None) or {}
-        return {"name": new.get("name"), "profile": new.get("profile"), "tournament_id": backend.tournament_id}
+        return {"name": new.get("name"), "profile": new.get("profile"), "tournament_id": backend.tournament_id,
+                "profiles": [{"name": p.name, "rounds": p.rounds, "description": p.description} for p in PROFILES.values()]}
 
     @router.get("/api/tournaments/{tid}/arbiter", tags=["read"], responses=REFUSALS)
     def arbiter_view(tid: str) -> dict[str, Any]:
@@ -231,6 +265,10 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
     @router.get("/arbiter", include_in_schema=False)
     def arbiter_page() -> FileResponse:
         return FileResponse(STATIC / "arbiter.html")
+
+    @router.get("/captain", include_in_schema=False)
+    def captain_page() -> FileResponse:
+        return FileResponse(STATIC / "captain.html")
 
     return router
 

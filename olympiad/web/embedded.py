@@ -65,7 +65,23 @@ class EmbeddedBackend:
     @contextmanager
     def read(self) -> Iterator[Snapshot]:
         with self._lock:
+            self._catch_up()
             yield Snapshot(self.store.state, self._standings)
+
+    def _catch_up(self) -> None:
+        """Read in the events another process stored (the arbiter's CLI commands on the same
+        store, beside ``serve``): one indexed query when there are none; the standings updater is
+        woken when there are."""
+        before = len(self.store.state.applied)
+        self.store.refresh()
+        applied = self.store.state.applied  # in the order applied: the new ones last
+        new = list(applied.values())[before:] if len(applied) != before else []
+        for e in new:
+            if hasattr(e, "table"):
+                self._touched[(e.round, e.table)] = None
+            self._caused.append(e.event_id)
+        if new and self._loop is not None and self.store.state.rounds:
+            self._loop.call_soon_threadsafe(self._wake.set)
 
     def command(self, command: Any) -> Any:
         from producers.doors import EmbeddedDoor

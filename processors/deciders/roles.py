@@ -24,7 +24,8 @@ ALLOWED: dict[str, frozenset[str]] = {
 def check_role(state: TournamentState, command: Any) -> None:
     """Raise unless ``command.actor`` may issue ``command``: the chief arbiter may issue every
     command; a terminal only the results of its table in the current round; a captain only for
-    its own team."""
+    its own team, and its line-up only for the round to pair (R-D1: each team submits its line-up
+    for each round; a captain's token does not file later rounds ahead or change published ones)."""
     actor = command.actor
     if actor.role == "chief":
         return
@@ -43,3 +44,6 @@ def check_role(state: TournamentState, command: Any) -> None:
     if actor.role == "captain" and command.team_id != actor.team:
         raise RuleViolation(f"captain {actor.id!r} of {actor.team!r} acts for its own team, not {command.team_id!r}",
                             field="team_id", rule="a captain acts for its own team")
+    if actor.role == "captain" and command.command == "SubmitLineup" and command.round != state.last_round + 1:
+        raise RuleViolation(f"captain {actor.id!r} submits the line-up of round {state.last_round + 1}, the round to "
+                            f"pair, not round {command.round}", field="round", rule="a captain submits the next round's line-up")

@@ -1,4 +1,5 @@
-"""Issue 11, acceptance 1 (and the page half of 3): a club event run from a headless Chromium.
+"""Issue 11, acceptance 1: a club event run from a headless Chromium (the page half of
+acceptance 3 is tests/e2e/test_arbiter_refusals_browser.py).
 
 ``olympiad serve --new`` on an empty SQLite store; on the arbiter page the chief arbiter creates
 the tournament, imports eight teams from a CSV, submits a line-up (and sees a refused one in
@@ -7,7 +8,7 @@ terminals enter every result on the entry page (the players' names shown per boa
 scoreboard repaints without a reload; the arbiter corrects one board and closes the round. The
 standings served equal ``olympiad replay sqlite:///...`` of the store.
 
-``run_flow(..., shoot)`` is also what ``deploy/arbiter-screenshots.sh`` runs to write the
+``run_flow(..., shoot)`` is also what ``deploy/arbiter_screenshots.py`` runs to write the
 screenshots of docs/screenshots (never this test).
 """
 from __future__ import annotations
@@ -67,6 +68,23 @@ def message(driver, contains: str) -> str:
     return driver.find_element(By.ID, "message").text
 
 
+def submit_lineup(driver, team: str, boards: str) -> None:
+    """Type ``boards`` into ``team``'s line-up box on the arbiter page and submit it."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for attempt in range(5):  # the page repaints its tables when the state changes: find them again
+        try:
+            box = driver.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] input.lineup')
+            box.clear()
+            box.send_keys(boards)
+            driver.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] button.submit-lineup').click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.3)
+
+
 def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Callable[[object, str], None]] = None) -> dict:
     """Drive the whole round 1 from the pages; returns what the test checks."""
     shoot = shoot or (lambda driver, name: None)
@@ -88,24 +106,12 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
     shoot(arb, "arbiter-2-teams")
 
     def lineup(team: str, boards: str) -> str:
-        from selenium.common.exceptions import StaleElementReferenceException
-
-        for attempt in range(5):  # the page repaints its tables when the state changes: find them again
-            try:
-                box = arb.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] input.lineup')
-                box.clear()
-                box.send_keys(boards)
-                arb.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] button.submit-lineup').click()
-                break
-            except StaleElementReferenceException:
-                if attempt == 4:
-                    raise
-                time.sleep(0.3)
+        submit_lineup(arb, team, boards)
         return message(arb, f"Line-up of {team}")
 
     seen["refused"] = lineup("T01", "1 2 3 6")
     lineup("T01", "1 2 3 5")
-    message(arb, "Line-up of T01: recorded")
+    message(arb, "Line-up of T01 for round 1: recorded")
     arb.find_element(By.ID, "pair").click()
     message(arb, "Pairing of round 1: recorded")
     WebDriverWait(arb, 5).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#proposal-tables tbody tr")) == 4)
@@ -151,11 +157,11 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
         arb.find_element(By.ID, field).send_keys(value)
     Select(arb.find_element(By.ID, "x-result")).select_by_value("0-1")
     arb.find_element(By.ID, "correct").click()
-    message(arb, "Correction of table 1, board 1: recorded")
-    arb.execute_script("document.getElementById('team-command').open = true")  # a roster change, now refused
-    Select(arb.find_element(By.ID, "tc-kind")).select_by_value("ChangeRoster")
-    arb.execute_script("document.getElementById('tc-submit').click()")
-    seen["roster_refused"] = message(arb, "ChangeRoster refused")
+    message(arb, "Correction of round 1, table 1, board 1: recorded")
+    Select(arb.find_element(By.ID, "r-team")).select_by_value("T01")  # a roster change, now refused
+    arb.execute_script("document.querySelector('#r-players tr[data-order=\"5\"] input.p-name').value = 'New Reserve'")
+    arb.execute_script("document.getElementById('r-submit').click()")
+    seen["roster_refused"] = message(arb, "Roster of T01 refused")
     arb.find_element(By.ID, "close").click()
     message(arb, "Closing round 1: recorded")
     WebDriverWait(arb, 5).until(lambda d: "closed" in d.find_element(By.ID, "closed").text)

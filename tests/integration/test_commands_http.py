@@ -75,3 +75,25 @@ def test_the_audit_trail_is_served_as_json_and_as_a_page(tmp_path: Any) -> None:
     assert "late correction: table 1 board 2 -> " + EventStore(engine=engine).state.results[(4, 1, 2)][1] in whats
     assert any(a["what"] == "T20 withdrawn from round 7" and a["reason"] == "the team left the event after round 6" for a in trail)
     assert sum(a["what"].endswith(" closed") for a in trail) == 11
+
+
+def test_the_served_pages_read_what_the_cli_stores_beside_them(tmp_path: Any) -> None:
+    """``olympiad serve --new`` and the arbiter's CLI commands share ``olympiad.sqlite``: a line-up
+    the CLI stores while the server runs is on the arbiter page's next read (not only after the
+    server's own next write)."""
+    db = tmp_path / "club.sqlite"
+    engine = store_engine(f"sqlite:///{db}")
+    tokens = TokenStore(engine)
+    tokens.set_chief_token(NEW_EVENT, "setup-token-5b8e0f3a92c7d164")
+    chief = {"Authorization": "Bearer setup-token-5b8e0f3a92c7d164"}
+    with TestClient(create_app(EmbeddedBackend(EventStore(engine=engine)), tokens)) as client:
+        assert client.post("/api/tournaments", json={"command": "CreateTournament", "tournament_id": script.TID,
+                                                     "name": "Club", "profile": "olympiad-2022"}, headers=chief).status_code == 201
+        text = script.write_teams_csv(tmp_path / "teams.csv").read_text()
+        assert client.post(f"/api/tournaments/{script.TID}/teams/import", json={"text": text, "filename": "t.csv"},
+                           headers=chief).status_code == 201
+        result = CliRunner().invoke(cli, ["lineup", script.TID, "1", "T03", "1", "2", "3", "5"],
+                                    env={"OLYMPIAD_DB": f"sqlite:///{db}"})
+        assert result.exit_code == 0, result.output
+        t03 = next(t for t in client.get(f"/api/tournaments/{script.TID}/arbiter").json()["teams"] if t["team_id"] == "T03")
+    assert (t03["lineup"], t03["lineup_submitted"]) == ([1, 2, 3, 5], True)

@@ -1,7 +1,7 @@
 """Issue 11, acceptance 3 (API half): each lifecycle refusal reaches the HTTP API as a
 ``Refusal`` naming the field and the rule (403 for ``actor``, else 422), and nothing is written.
-The CLI versions are tests/e2e/test_lifecycle_refusals.py; the arbiter page shows the same body
-(tests/e2e/test_arbiter_browser.py)."""
+The CLI versions are tests/e2e/test_lifecycle_refusals.py; the pages show the same body, a test
+per kind in one browser session (tests/e2e/test_arbiter_refusals_browser.py)."""
 from __future__ import annotations
 
 from typing import Any
@@ -126,3 +126,33 @@ def test_a_body_that_is_not_a_command(cup):
     assert r.status_code == 422 and r.json()["rule"] == "request schema"  # the server sets the actor
     r = post({"command": "RecordResult", "round": 1, "table": 1, "board": 2, "result": "2-0"})
     assert r.status_code == 422 and r.json()["field"].endswith("result")
+
+
+def test_a_captains_token_submits_its_own_teams_lineup_for_the_round_to_pair_only(cup):
+    """Issue 11: the chief arbiter issues a captain's token for T01; it submits T01's line-up for
+    round 2 (round 1 is published); the role rule (processors.deciders.roles) refuses it another
+    team, a later round and every command not a captain's, and nothing is written."""
+    post, store, client = cup
+    r = client.post(f"/api/tournaments/{TID}/captains", json={"team_id": "T01"}, headers=CHIEF)
+    assert r.status_code == 201 and r.json()["terminal_id"] == "captain-T01", r.json()
+    captain = {"Authorization": f"Bearer {r.json()['token']}"}
+    ok = post({"command": "SubmitLineup", "round": 2, "team_id": "T01", "boards": [1, 2, 3, 5]}, captain)
+    assert ok.status_code == 201, ok.json()
+    assert store.refresh() and store.state.lineup(2, "T01") == (1, 2, 3, 5)
+    assert store.state.applied[ok.json()["event_ids"][0]].actor == "captain-T01"
+    refused(post, store, {"command": "SubmitLineup", "round": 2, "team_id": "T02", "boards": [1, 2, 3, 5]}, "team_id",
+            "a captain acts for its own team", headers=captain)
+    refused(post, store, {"command": "SubmitLineup", "round": 3, "team_id": "T01", "boards": [1, 2, 3, 5]}, "round",
+            "a captain submits the next round's line-up", headers=captain)
+    refused(post, store, {"command": "PairRound", "round": 2}, "actor", "the chief arbiter's command", status=403, headers=captain)
+    refused(post, store, {"command": "RecordResult", "round": 1, "table": 1, "board": 2, "result": "1-0"}, "actor",
+            "RecordResult by arbiter or chief or terminal", status=403, headers=captain)
+    # Only the chief arbiter issues one, for a registered team; a new one replaces the old.
+    terminal = client.post(f"/api/tournaments/{TID}/terminals", json={"terminal_id": "t1", "tables": [1]}, headers=CHIEF).json()
+    r = client.post(f"/api/tournaments/{TID}/captains", json={"team_id": "T02"}, headers={"Authorization": f"Bearer {terminal['token']}"})
+    assert r.status_code == 403 and "only the chief arbiter" in r.json()["detail"]
+    r = client.post(f"/api/tournaments/{TID}/captains", json={"team_id": "T99"}, headers=CHIEF)
+    assert r.status_code == 422 and (r.json()["field"], r.json()["rule"]) == ("team_id", "registered teams only")
+    assert client.post(f"/api/tournaments/{TID}/captains", json={"team_id": "T01"}, headers=CHIEF).status_code == 201
+    r = post({"command": "SubmitLineup", "round": 2, "team_id": "T01", "boards": [1, 2, 3, 4]}, captain)
+    assert r.status_code == 401 and "revoked" in r.json()["detail"]

@@ -5,7 +5,7 @@ const Api = {
   async get(path) {
     const r = await fetch(path, { headers: { Accept: "application/json" } });
     const body = await r.json();
-    if (!r.ok) throw new Error(body.detail || r.statusText);
+    if (!r.ok) throw Object.assign(new Error(body.detail || r.statusText), { status: r.status, body });
     return body;
   },
   // POST JSON; resolves to {ok, status, body} so pages can show refusals as they are.
@@ -24,6 +24,15 @@ async function currentTournament() {
   const list = await Api.get("/api/tournaments");
   const want = new URLSearchParams(location.search).get("t");
   return list.find((t) => t.tournament_id === want) || list[0] || null;
+}
+
+// A refused write ({status, body} of Api.post, body a Refusal) in words, with its field and rule:
+// "WHAT refused (HTTP 422): detail [field: boards; rule: R-D1 fixed board order]. Nothing was written."
+function refusal(r, what) {
+  const b = r.body || {};
+  const why = [b.field ? `field: ${b.field}` : "", b.rule ? `rule: ${b.rule}` : ""].filter(Boolean).join("; ");
+  const detail = String(b.detail ?? "").replace(b.rule ? ` [rule: ${b.rule}]` : "", ""); // named once, below
+  return `${what} refused (HTTP ${r.status}): ${detail}${why ? ` [${why}]` : ""}. Nothing was written.`;
 }
 
 // "11.5" -> "11½", "0.5" -> "½" (display only; values stay decimal strings).

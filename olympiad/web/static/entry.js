@@ -105,7 +105,7 @@
   }
 
   function refused(r) {
-    say("error", `Refused (HTTP ${r.status}): ${r.body.detail}. Nothing of it was stored.`);
+    say("error", refusal(r, "Entry"));
   }
 
   // Results first (one request for the new boards), then one correction per changed board; each
