@@ -68,6 +68,7 @@ from projections.store import (
     teams_table,
 )
 from schemas.canonical import canonical_json
+from schemas.chain import CHAIN_HEADER
 from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import StandingsUpdated, parse_event
 
@@ -268,6 +269,7 @@ class Projector:
             new_events.append({
                 "event_id": event.event_id, "tournament_id": tid, "type": event.type,
                 "schema_version": event.schema_version, "body": canonical_json(event),  # as parsed (the processors wrote the same bytes)
+                "chain": _chain_header(rec),
             })
             proj.dirty = True
             if event.type == "TeamRegistered":
@@ -361,6 +363,13 @@ class Projector:
         """``PairingProposed`` for the round after the last paired one, once that round is complete; else None."""
         state = self.tournaments[tid].state
         return next_round_proposal(state) if state.rounds else None
+
+
+def _chain_header(rec: Any) -> str | None:
+    """The tournament-log record's chain hash (``schemas.chain.CHAIN_HEADER``, set by the
+    processors), kept with the event as the embedded store keeps it; None for a record without one."""
+    value = dict(rec.headers or ()).get(CHAIN_HEADER)
+    return value.decode("ascii", "replace") if value else None
 
 
 def _apply_stored(state: TournamentState, body: str) -> None:
@@ -486,3 +495,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+

@@ -30,6 +30,7 @@ class Record:
     offset: int
     key: bytes | None
     value: bytes
+    headers: tuple[tuple[str, bytes], ...] = ()
 
 
 def as_tournament(events: list, tid: str) -> list[bytes]:
