@@ -247,7 +247,7 @@ def live(
     tid = events[0].tournament_id
     last = follower.rounds(tid)[-1]
     body = follower.latest(tid, last).body
-    _console().print(render(body, follower.created.get(tid)), markup=False, highlight=False)
+    _console().print(render(body, follower.created.get(tid)), markup=False, highlight=False, soft_wrap=True)  # full-width rows also when redirected
     expected = replay(events).rounds[last].digest
     _console().print(f"live standings sha256 {body['digest']}", highlight=False, soft_wrap=True)
     _console().print(f"olympiad replay sha256 {expected}: {'equal' if expected == body['digest'] else 'DIFFERENT'}",
