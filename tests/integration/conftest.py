@@ -2,7 +2,7 @@
 
 Which broker (session-scoped, first that applies):
 
-1. ``KAFKA_BOOTSTRAP_SERVERS`` is set: that cluster (``.ci/run`` starts ``deploy/kafka.sh`` and sets it);
+1. ``KAFKA_BOOTSTRAP_SERVERS`` is set: that cluster (a developer's own broker; ``.ci/run`` sets nothing, so CI gets 3.);
 2. a Docker engine answers: testcontainers' Kafka module (Confluent Platform 8.1 = Apache Kafka 4.1, KRaft);
 3. otherwise ``deploy/kafka.sh`` starts a fresh broker of its own (``var/kafka-test``, port 19092),
    stopped at the end of the session.
