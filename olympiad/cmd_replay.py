@@ -75,16 +75,17 @@ def export(
     source: str = typer.Argument(..., metavar="SOURCE", help="a data folder or an event log"),
     out: Path = typer.Argument(..., metavar="OUT", help="event log to write (.jsonl or .jsonl.gz)"),
 ) -> None:
-    """Convert SOURCE into an event log file (canonical JSON Lines; gzip if OUT ends in .gz), with a
-    copy of its event.json beside it."""
+    """Convert SOURCE into an event log file (canonical JSON Lines; gzip if OUT ends in .gz), with its
+    hash chain (OUT.chain) and a copy of its event.json beside it."""
     import shutil
 
-    from projections.eventlog import write_log
+    from projections.eventlog import write_chain, write_log
     from producers.sources import facts_path, sidecar
 
     events = load_or_refuse(source)
     n = write_log(out, events)
     console().print(f"wrote {n} events to {out}")
+    console().print(f"wrote their hash chain to {write_chain(out, events)}", highlight=False)
     facts = facts_path(source)
     if facts is not None:  # the facts the log does not carry (arbiter-made tables) travel with it
         shutil.copyfile(facts, sidecar(out))

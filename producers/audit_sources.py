@@ -50,14 +50,17 @@ def audit_source(source: str, tournament_id: str | None = None) -> tuple[str, li
 def _file(path: Path, tid: str | None) -> tuple[str, list[LogRecord], Published]:
     import gzip
 
-    from projections.eventlog import read_log
+    from projections.eventlog import read_chain, read_log
 
     read_log(path)  # refuses a file that is not a log, naming the line, before the audit
+    hashes = read_chain(path)  # the chain file beside it, if any: each event's hashes
     records = []
     with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as fh:
         for n, raw in enumerate(fh, start=1):
             if raw.strip():
-                records.append(LogRecord(raw.rstrip(b"\r\n").decode("utf-8"), None, f"line {n}"))
+                body = raw.rstrip(b"\r\n").decode("utf-8")
+                prev, chain = hashes.get(json.loads(body)["event_id"], (None, None)) if hashes else (None, None)
+                records.append(LogRecord(body, chain, f"line {n}", prev))
     if not records:
         raise ValueError(f"{path}: an empty log")
     first = json.loads(records[0].body).get("tournament_id", "")

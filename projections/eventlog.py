@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from schemas.canonical import canonical_json
+from schemas.chain import chain_next, chain_start
 from schemas.events import EventSchemaError, parse_event
 
 
@@ -35,6 +36,46 @@ def write_log(path: Path, events: Iterable[Any]) -> int:
     else:
         path.write_bytes(data)
     return len(lines)
+
+
+def chain_path(path: Path) -> Path:
+    """The chain file beside the event log ``path``: ``<its name>.chain``."""
+    return path.with_name(path.name + ".chain")
+
+
+def write_chain(path: Path, events: Iterable[Any]) -> Path:
+    """Write, beside the event log ``path``, the hash chain of its events (``schemas.chain``, per
+    tournament, through each event's canonical JSON: the text of its line) and return its path.
+
+    One line per event: its id, the hash before it and the hash through it, tab-separated. With it
+    the audit of the log names a changed, a deleted or a moved event at the event, as it does on
+    ``tournament-log``'s record headers (without it, at the signed checkpoint of its round).
+    """
+    heads: dict[str, str] = {}
+    lines = []
+    for event in events:
+        prev = heads.get(event.tournament_id) or chain_start(event.tournament_id)
+        heads[event.tournament_id] = head = chain_next(prev, canonical_json(event))
+        lines.append(f"{event.event_id}\t{prev}\t{head}\n")
+    out = chain_path(path)
+    out.write_text("".join(lines), encoding="utf-8")
+    return out
+
+
+def read_chain(path: Path) -> dict[str, tuple[str, str]]:
+    """The chain file beside the log ``path`` (``write_chain``): event id -> (the hash before it,
+    the hash through it), the first line of each id; empty when there is no chain file. Raises
+    ``ValueError`` naming the line for a line that is not three tab-separated fields."""
+    chain = chain_path(path)
+    if not chain.exists():
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for n, line in enumerate(chain.read_text(encoding="utf-8").splitlines(), start=1):
+        fields = line.split("\t")
+        if len(fields) != 3:
+            raise ValueError(f"{chain} line {n}: not 'event id, hash before, hash through' (tab-separated)")
+        out.setdefault(fields[0], (fields[1], fields[2]))
+    return out
 
 
 def read_log(path: Path) -> list[Any]:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from olympiad.cli import app
 from projections.audit import trail
-from projections.eventlog import write_log
+from projections.eventlog import write_chain, write_log
 from projections.store import EventStore
 from tests import tournament_script as script
 
@@ -173,3 +173,33 @@ def test_the_audit_trail_is_in_the_trf_export(club, tmp_path):
     from producers.importers.trf import load_trf
 
     assert load_trf(out.read_text())  # the trail does not disturb a reader
+
+
+def test_a_log_file_with_its_chain_file_names_the_changed_deleted_and_moved_event(club, tmp_path):
+    db, log, store = club
+    lines = log.read_text().splitlines()
+    copy = tmp_path / "copy.events.jsonl"
+    assert write_chain(copy, store.events()).name == "copy.events.jsonl.chain"
+
+    def audit_with(edited: list[str]) -> str:
+        copy.write_text("\n".join(edited) + "\n")
+        code, out = audit(str(copy))
+        assert code == (0 if edited == lines else 1), out
+        return out
+
+    assert f"chain: {len(lines)} of {len(lines)} records carry a stored chain hash, each checked" in audit_with(lines)
+    at = {json.loads(line)["event_id"]: n for n, line in enumerate(lines)}
+    victim = f"{TID}/r3/t2/b1"
+    changed = json.loads(lines[at[victim]])
+    changed["result"] = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0"}[changed["result"]]
+    out = audit_with(lines[:at[victim]] + [_body(changed)] + lines[at[victim] + 1:])
+    assert (f"DIVERGENCE chain: round 3: {victim}: the stored hash" in out and f"(line {at[victim] + 1})" in out
+            and "its text is not the text that was logged" in out)
+    gone = at[f"{TID}/r5/t4/b2"]
+    out = audit_with(lines[:gone] + lines[gone + 1:])
+    assert f"DIVERGENCE chain: round 5: {TID}/r5/t4/b3: the stored hash" in out and "was deleted" in out
+    a, b = at[f"{TID}/r6/t1/b1"], at[f"{TID}/r6/t1/b2"]
+    swapped = list(lines)
+    swapped[a], swapped[b] = lines[b], lines[a]
+    out = audit_with(swapped)
+    assert f"DIVERGENCE chain: round 6: {TID}/r6/t1/b2: the stored hash" in out and "swapped or moved" in out
