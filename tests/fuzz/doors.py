@@ -495,6 +495,7 @@ class _Record:
     offset: int
     key: bytes | None
     value: bytes
+    headers: tuple[tuple[str, bytes], ...] = ()  # a kafka-python ConsumerRecord always has them
 
 
 class HttpDoor:
