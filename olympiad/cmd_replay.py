@@ -79,13 +79,13 @@ def export(
     hash chain (OUT.chain) and a copy of its event.json beside it."""
     import shutil
 
-    from projections.eventlog import write_chain, write_log
+    from projections.eventlog import chain_path, write_log
     from producers.sources import facts_path, sidecar
 
     events = load_or_refuse(source)
-    n = write_log(out, events)
+    n = write_log(out, events, with_chain=True)
     console().print(f"wrote {n} events to {out}")
-    console().print(f"wrote their hash chain to {write_chain(out, events)}", highlight=False)
+    console().print(f"wrote their hash chain to {chain_path(out)}", highlight=False)
     facts = facts_path(source)
     if facts is not None:  # the facts the log does not carry (arbiter-made tables) travel with it
         shutil.copyfile(facts, sidecar(out))

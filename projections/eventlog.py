@@ -22,20 +22,25 @@ from schemas.events import EventSchemaError, parse_event
 _JSON_POSITION = re.compile(r"line \d+ column (\d+) \(char \d+\)")  # json's position within the one line
 
 
-def write_log(path: Path, events: Iterable[Any]) -> int:
+def write_log(path: Path, events: Iterable[Any], with_chain: bool = False) -> int:
     """Write ``events`` to ``path`` (canonical JSON, one per line); returns the number written.
+    ``with_chain``: also write their hash chain beside it (``chain_path``, ``write_chain``'s form)
+    from the same lines.
 
     Gzip output carries no file name or time stamp, so the same events give the same bytes.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    lines = [canonical_json(e) + "\n" for e in events]
-    data = "".join(lines).encode("utf-8")
+    events = list(events)
+    bodies = [canonical_json(e) for e in events]
+    data = "".join(b + "\n" for b in bodies).encode("utf-8")
     if path.suffix == ".gz":
         with path.open("wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
             gz.write(data)
     else:
         path.write_bytes(data)
-    return len(lines)
+    if with_chain:
+        _write_chain(path, events, bodies)
+    return len(bodies)
 
 
 def chain_path(path: Path) -> Path:
@@ -51,11 +56,16 @@ def write_chain(path: Path, events: Iterable[Any]) -> Path:
     the audit of the log names a changed, a deleted or a moved event at the event, as it does on
     ``tournament-log``'s record headers (without it, at the signed checkpoint of its round).
     """
+    events = list(events)
+    return _write_chain(path, events, [canonical_json(e) for e in events])
+
+
+def _write_chain(path: Path, events: list[Any], bodies: list[str]) -> Path:
     heads: dict[str, str] = {}
     lines = []
-    for event in events:
+    for event, body in zip(events, bodies):
         prev = heads.get(event.tournament_id) or chain_start(event.tournament_id)
-        heads[event.tournament_id] = head = chain_next(prev, canonical_json(event))
+        heads[event.tournament_id] = head = chain_next(prev, body)
         lines.append(f"{event.event_id}\t{prev}\t{head}\n")
     out = chain_path(path)
     out.write_text("".join(lines), encoding="utf-8")

@@ -180,6 +180,10 @@ def test_a_log_file_with_its_chain_file_names_the_changed_deleted_and_moved_even
     lines = log.read_text().splitlines()
     copy = tmp_path / "copy.events.jsonl"
     assert write_chain(copy, store.events()).name == "copy.events.jsonl.chain"
+    exported = tmp_path / "exported.events.jsonl"  # olympiad export writes the same chain from its own lines
+    assert CliRunner().invoke(app, ["export", str(log), str(exported)]).exit_code == 0
+    assert exported.read_text() == log.read_text()
+    assert (tmp_path / "exported.events.jsonl.chain").read_text() == (tmp_path / "copy.events.jsonl.chain").read_text()
 
     def audit_with(edited: list[str]) -> str:
         copy.write_text("\n".join(edited) + "\n")
