@@ -463,6 +463,7 @@ class WorkerDoor:
             kept = conn.execute(sa.select(events_table.c.event_id, events_table.c.body).where(
                 events_table.c.tournament_id.in_(asked))).all()
         ids = {r.event_id for r in kept}
+        registered = {b["event_id"] for b in registration(tid)}
         if mine:
             c.refusal(m, mine[0]["field"], mine[0]["rule"])
             if mine[0]["rule"] == "projected without error":
@@ -471,15 +472,19 @@ class WorkerDoor:
                 c.problem("exceptions", m, mine[0]["reason"])
         elif len(kept) > 7 or (len(kept) == 7 and _survivor(tid)["event_id"] not in ids):
             c.accepted += 1
-            base = {b["event_id"] for b in registration(tid)} | {_survivor(tid)["event_id"]}
+            base = registered | {_survivor(tid)["event_id"]}
             for r in kept:
                 if r.event_id not in base:
                     for v in violations(_json_or_none(m.render(tid)), json.loads(r.body)):
                         c.problem("invalid_accepted", m, v)
         else:
             c.refused += 1  # a copy of a registered event: a no-op
-        if _survivor(tid)["event_id"] not in ids and not any(d["offset"] == records[7].offset for d in letters):
-            c.problem("lost", m, "the survivor was neither projected nor dead-lettered")
+        if not registered <= ids:
+            c.problem("lost", m, f"registration events not projected: {sorted(registered - ids)[:3]}")
+        if _survivor(tid)["event_id"] not in ids:
+            if mine or not any(d["offset"] == records[7].offset for d in letters):
+                # The mutant was dead-lettered (or the survivor vanished): nothing excuses the survivor.
+                c.problem("lost", m, "the survivor was not projected" + (" (dead-lettered)" if mine else ""))
 
 
 def _mutant_tid(m: Mutant, tid: str) -> str:
