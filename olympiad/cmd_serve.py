@@ -82,8 +82,7 @@ def serve(
     out.print(f"chief arbiter token: {token}" if chief_token is None else
               f"chief arbiter token: as given ({'--chief-token-file' if chief_token_file else '$OLYMPIAD_CHIEF_TOKEN'})",
               highlight=False, soft_wrap=True)
-    out.print(f"scoreboard  {base}/\narbiter     {base}/arbiter#token=<chief arbiter token>\n"
-              f"entry page  {base}/entry#token=<terminal token>\nAPI docs    {base}/docs", highlight=False, soft_wrap=True)
+    out.print(addresses(base, token if chief_token is None else None), highlight=False, soft_wrap=True)
     from olympiad.web.app import create_app
 
     run_server(create_app(backend, tokens), host, port, listener)
@@ -118,12 +117,17 @@ def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chi
     out.print(f"event store  {db} (serve it again later: olympiad serve --db {db})", highlight=False, soft_wrap=True)
     out.print(f"chief arbiter token: {token}" if chief_token is None else "chief arbiter token: as given",
               highlight=False, soft_wrap=True)
-    out.print(f"arbiter page {base}/arbiter#token={token if chief_token is None else '<chief token>'}\nscoreboard   "
-              f"{base}/\nentry page   {base}/entry#token=<terminal token>\nAPI docs     {base}/docs",
-              highlight=False, soft_wrap=True)
+    out.print(addresses(base, token if chief_token is None else None), highlight=False, soft_wrap=True)
     web = create_app(backend, TokenStore(engine))
     web.state.new_event = {"name": name, "profile": profile}
     run_server(web, host, port, listener)
+
+
+def addresses(base: str, chief_token: str | None) -> str:
+    """The pages' addresses under ``base``, the arbiter page's with the chief token in its fragment
+    when this command made it (a given token is not echoed: it stays in its file)."""
+    return (f"arbiter page {base}/arbiter#token={chief_token or '<chief arbiter token>'}\nscoreboard   {base}/\n"
+            f"entry page   {base}/entry#token=<terminal token>\nAPI docs     {base}/docs")
 
 
 def run_server(web: Any, host: str, port: int, listener: socket.socket) -> None:

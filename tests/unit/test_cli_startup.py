@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 
 OLYMPIAD = [sys.executable, "-m", "olympiad"]
 
@@ -115,3 +116,42 @@ def test_enter_and_watch_fail_fast_without_a_broker() -> None:
         proc = run(*args, env=env, timeout=20)  # the Kafka client alone would wait some 30 s
         assert proc.returncode == 2, proc.stderr
         assert f"no broker answers at 127.0.0.1:{port}" in " ".join(proc.stderr.split())
+
+
+def test_serve_prints_the_arbiter_page_with_the_token_it_made(tmp_path) -> None:
+    """The printed arbiter page address carries the random chief token, and that token is the
+    chief arbiter's: it issues a terminal token (POST .../terminals)."""
+    import json
+    import re
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([*OLYMPIAD, "serve", "--source", "samarkand-2026-open", "--rounds", "10", "--port", str(port),
+                             "--db", f"sqlite:///{tmp_path / 'serve.db'}"], stdout=subprocess.PIPE, text=True,
+                            env={k: v for k, v in os.environ.items() if k != "OLYMPIAD_CHIEF_TOKEN"})
+    try:
+        lines = [proc.stdout.readline() for _ in range(7)]
+        printed = "".join(lines)
+        token = re.search(r"chief arbiter token: (\S+)", printed).group(1)
+        assert f"arbiter page http://127.0.0.1:{port}/arbiter#token={token}\n" in printed
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/tournaments/samarkand-2026-open/terminals", method="POST",
+            data=json.dumps({"terminal_id": "table-1", "tables": [1]}).encode(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        for _ in range(300):  # the address is printed before uvicorn accepts
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    assert json.load(answer)["tables"] == [1]
+                break
+            except urllib.error.HTTPError:
+                raise
+            except urllib.error.URLError:  # not listening yet
+                time.sleep(0.1)
+        else:
+            raise AssertionError("olympiad serve never answered")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
