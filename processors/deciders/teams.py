@@ -40,6 +40,7 @@ def import_teams(state: TournamentState, c: Any) -> list[Any]:
 def change_roster(state: TournamentState, c: Any) -> list[Any]:
     """``ChangeRoster`` -> ``RosterChanged`` (refused after the nomination deadline, R-D1)."""
     team_known(state, c.team_id, "team_id")
+    nominations_open(state, c.issued_at, "players")  # first: after the deadline no roster is taken, same or not
     if state.teams[c.team_id].players == c.players:
         raise RuleViolation(f"the roster of {c.team_id!r} already is this one", field="players", rule="a change changes something")
     return [identity.numbered(state, f"{c.tournament_id}/team/{c.team_id}/roster/", lambda eid: RosterChanged(

@@ -62,6 +62,9 @@ def test_a_roster_change_after_the_nomination_deadline(cup, tmp_path):
                               env={**env, "OLYMPIAD_CLOCK": "2026-12-01T12:30:00Z"})
     assert late.exit_code == 2 and "the nomination deadline 2026-12-01T12:00:00+00:00 has passed" in late.output
     assert "[rule: R-D1 nomination deadline]" in " ".join(late.output.split())
+    # the same roster again after the deadline: refused for the deadline, not as a change of nothing
+    same = CliRunner().invoke(app, ["team", "roster", "fresh-cup", "A", *PLAYERS], env={**env, "OLYMPIAD_CLOCK": "2026-12-01T12:30:00Z"})
+    assert same.exit_code == 2 and "[rule: R-D1 nomination deadline]" in " ".join(same.output.split()), same.output
 
 
 def test_a_lineup_with_a_player_not_nominated_or_out_of_order(cup):
