@@ -219,3 +219,11 @@ def test_entry_page_updates_the_scoreboard_live(server, browsers):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     entry.save_screenshot(str(SCREENSHOTS / "entry.png"))
     board.save_screenshot(str(SCREENSHOTS / "scoreboard.png"))
+
+    # A terminal handed the link of its next table: the open page follows the changed fragment.
+    table_2 = board.find_element(By.CSS_SELECTOR, '#pairings tr[data-table="2"]')
+    home, away = (table_2.find_element(By.CSS_SELECTOR, f"td:nth-child({i})").text for i in (3, 5))
+    entry.execute_script("window.notReloaded = true; location.hash = 'round=11&table=2';")
+    WebDriverWait(entry, 5).until(
+        lambda d: d.find_element(By.ID, "match-title").text == f"Round 11, table 2: {home} – {away}")
+    assert entry.execute_script("return window.notReloaded") is True

@@ -10,17 +10,24 @@
   const tid = T.tournament_id;
   const base = `/api/tournaments/${encodeURIComponent(tid)}`;
   const storageKey = `olympiad.token.${tid}`;
-  const hash = new URLSearchParams(location.hash.slice(1));
   let match = null; // the table as stored (API match view)
   let names = []; // both line-ups, board by board: White's and Black's player names
 
   document.title = `${T.name}: result entry`;
   $("title").textContent = `${T.name}: result entry`;
-  $("token").value = hash.get("token") || localStorage.getItem(storageKey) || "";
+  $("token").value = localStorage.getItem(storageKey) || "";
   $("round").replaceChildren(...T.paired_rounds.map((r) => el("option", { value: r, selected: r === T.current_round }, r)));
-  if (hash.get("round")) $("round").value = hash.get("round");
-  if (hash.get("table")) $("table").value = hash.get("table");
-  if (hash.has("token")) history.replaceState(null, "", location.pathname + location.search); // off the address bar
+
+  // #token=...&round=R&table=N, on opening and whenever the fragment changes (a terminal handed a
+  // new link for its next table, without reloading the page).
+  function fromFragment() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    if (hash.get("token")) $("token").value = hash.get("token");
+    if (hash.get("round")) $("round").value = hash.get("round");
+    if (hash.get("table")) $("table").value = hash.get("table");
+    if (hash.has("token")) history.replaceState(null, "", location.pathname + location.search); // off the address bar
+  }
+  fromFragment();
 
   function say(kind, text) {
     $("message").hidden = false;
@@ -150,5 +157,6 @@
   $("table").addEventListener("keydown", (e) => { if (e.key === "Enter") load(); });
   $("submit").addEventListener("click", submit);
   $("forfeit-submit").addEventListener("click", forfeit);
+  window.addEventListener("hashchange", () => { fromFragment(); load(); });
   await load();
 })();
