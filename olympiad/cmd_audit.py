@@ -52,8 +52,9 @@ def audit(
         console.print(table)
     console.print(f"{tid}: {report.events} events, rounds {report.rounds[0] if report.rounds else '-'}"
                   f"-{report.rounds[-1] if report.rounds else '-'} reproduced, {report.checkpoints} signed checkpoint(s), "
-                  f"{len(published.standings)} published standings, {len(published.pairings)} published pairings, "
-                  f"{len(published.proposals)} published proposals")
+                  + (f"{len(published.standings)} published standings, {len(published.pairings)} published pairings, "
+                     f"{len(published.proposals)} published proposals" if published.standings or published.pairings
+                     or published.proposals else "nothing published beside the log to compare with"))
     if report.hashed:
         console.print(f"chain: {report.hashed} of {len(records)} records carry a stored chain hash, each checked")
     if report.ok:
