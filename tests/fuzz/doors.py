@@ -513,19 +513,12 @@ class HttpDoor:
     def __init__(self) -> None:
         from fastapi.testclient import TestClient
 
-        from olympiad.web.app import create_app
-        from olympiad.web.auth import TokenStore
-        from olympiad.web.embedded import EmbeddedBackend, store_engine
-        from projections.store import EventStore
         from schemas.events import parse_event
+        from tests.web_app import embedded_app
 
-        engine = store_engine("sqlite://")
-        self.store = EventStore(engine=engine)
-        self.store.append([parse_event(b) for b in registration()])
-        tokens = TokenStore(engine)
         self.chief = secrets.token_urlsafe(16)
-        tokens.set_chief_token(TID, self.chief)
-        self.client = TestClient(create_app(EmbeddedBackend(self.store), tokens), raise_server_exceptions=False)
+        app, self.store, _ = embedded_app([parse_event(b) for b in registration()], self.chief)
+        self.client = TestClient(app, raise_server_exceptions=False)
         self.client.__enter__()
         self.bodies = [
             ("results", {"boards": [{"board": 1, "result": "1-0"}, {"board": 2, "result": "0-1"}]}),

@@ -18,11 +18,8 @@ from fastapi.testclient import TestClient
 
 from projections.replay import replay
 from producers.sources import load_source
-from projections.store import EventStore
-from olympiad.web.app import create_app
-from olympiad.web.auth import TokenStore
-from olympiad.web.embedded import EmbeddedBackend, store_engine
 from olympiad.web.preload import held_back, through_round
+from tests.web_app import embedded_app
 
 TID = "samarkand-2026-open"
 CHIEF = "chief-test-token-4f9c1a7e2b"
@@ -36,13 +33,7 @@ def events():
 
 @pytest.fixture(scope="module")
 def served(events):
-    engine = store_engine("sqlite://")
-    store = EventStore(engine=engine)
-    store.append(through_round(events, 10))
-    tokens = TokenStore(engine)
-    tokens.set_chief_token(TID, CHIEF)
-    backend = EmbeddedBackend(store)
-    app = create_app(backend, tokens)
+    app, store, backend = embedded_app(through_round(events, 10), CHIEF)
     with TestClient(app) as client:
         yield client, store, backend, app
 
@@ -291,15 +282,11 @@ def test_openapi_documents_the_api(served):
 def test_stream_sends_the_standings_then_one_update_per_write(events):
     """The SSE stream over a real server (uvicorn): the current standings first, then the update
     caused by a write, with the written table and the standings the core computes."""
-    engine = store_engine("sqlite://")
-    store = EventStore(engine=engine)
-    store.append(through_round(events, 2))
-    tokens = TokenStore(engine)
-    tokens.set_chief_token(TID, CHIEF)
+    app, store, _ = embedded_app(through_round(events, 2), CHIEF)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(EmbeddedBackend(store), tokens), port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}{BASE}"

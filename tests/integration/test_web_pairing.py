@@ -4,11 +4,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from projections.store import EventStore
-from olympiad.web.app import create_app
-from olympiad.web.auth import TokenStore
-from olympiad.web.embedded import EmbeddedBackend, store_engine
 from tests.factories import TID, four_team_round_one
+from tests.web_app import embedded_app
 
 CHIEF = "chief-pairing-token-4f9c1a7e2b"
 BASE = f"/api/tournaments/{TID}"
@@ -16,13 +13,9 @@ BASE = f"/api/tournaments/{TID}"
 
 @pytest.fixture
 def served():
-    engine = store_engine("sqlite://")
-    store = EventStore(engine=engine)
     events = four_team_round_one()
-    store.append(events[:-1])  # round 1 not complete yet
-    tokens = TokenStore(engine)
-    tokens.set_chief_token(TID, CHIEF)
-    with TestClient(create_app(EmbeddedBackend(store), tokens)) as client:
+    app, store, _ = embedded_app(events[:-1], CHIEF)  # round 1 not complete yet
+    with TestClient(app) as client:
         yield client, store, events[-1]
 
 

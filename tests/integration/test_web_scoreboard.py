@@ -14,14 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from olympiad.render import standings_text
-from olympiad.web.app import create_app
-from olympiad.web.auth import TokenStore
-from olympiad.web.embedded import EmbeddedBackend, store_engine
 from olympiad.web.preload import held_back, through_round
 from projections.replay import replay, standings_after
 from projections.scoreboard import scoreboard
 from producers.sources import load_source
-from projections.store import EventStore
+from tests.web_app import embedded_app
 
 TID = "samarkand-2026-open"
 CHIEF = "chief-scoreboard-token-4f9c1a7e2b"
@@ -36,12 +33,7 @@ def events():
 
 @pytest.fixture(scope="module")
 def client(events):
-    engine = store_engine("sqlite://")
-    store = EventStore(engine=engine)
-    store.append(through_round(events, 10))
-    tokens = TokenStore(engine)
-    tokens.set_chief_token(TID, CHIEF)
-    with TestClient(create_app(EmbeddedBackend(store), tokens)) as c:
+    with TestClient(embedded_app(through_round(events, 10), CHIEF)[0]) as c:
         yield c
 
 

@@ -7,13 +7,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from olympiad.cli import app as cli
-from olympiad.web.app import create_app
-from olympiad.web.auth import TokenStore
-from olympiad.web.embedded import EmbeddedBackend, store_engine
 from projections.eventlog import write_log
 from projections.pairing.read_model import next_round_proposal
 from projections.store import EventStore
 from tests.factories import TID, four_team_round_one, match, paired
+from tests.web_app import embedded_app
 
 
 def incomplete() -> list:
@@ -37,11 +35,7 @@ def test_replay_prints_standings_and_no_proposal_while_a_board_is_missing(tmp_pa
 
 
 def test_the_web_app_starts_and_every_read_answers():
-    engine = store_engine("sqlite://")
-    store = EventStore(engine=engine)
-    store.append(incomplete())
-    tokens = TokenStore(engine)
-    with TestClient(create_app(EmbeddedBackend(store), tokens)) as client:
+    with TestClient(embedded_app(incomplete())[0]) as client:
         base = f"/api/tournaments/{TID}"
         for path in ("", "/rounds", "/rounds/1/pairings", "/rounds/2/pairings", "/rounds/1/tables/2", "/standings",
                      "/standings/1", "/standings/2", "/teams", "/teams/B"):

@@ -10,24 +10,19 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from olympiad.cli import app as cli
-from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore, check_chief_token
-from olympiad.web.embedded import EmbeddedBackend, store_engine
+from olympiad.web.embedded import store_engine
 from olympiad.web.guards import MAX_BODY_BYTES
-from projections.store import EventStore
 from tests.factories import TID, four_team_round_one
+from tests.web_app import embedded_app
 
 CHIEF = secrets.token_urlsafe(16)
 
 
 @pytest.fixture(scope="module")
 def client():
-    engine = store_engine("sqlite://")
-    store = EventStore(engine=engine)
-    store.append(four_team_round_one())
-    tokens = TokenStore(engine)
-    tokens.set_chief_token(TID, CHIEF)
-    with TestClient(create_app(EmbeddedBackend(store), tokens)) as c:
+    app, store, _ = embedded_app(four_team_round_one(), CHIEF)
+    with TestClient(app) as c:
         yield c, store
 
 
