@@ -24,7 +24,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from kafka import KafkaConsumer, TopicPartition
 

@@ -46,7 +46,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-from sqlalchemy import Column, Integer, MetaData, String, Table, and_, bindparam, create_engine, delete, event, insert, select
+from sqlalchemy import Column, Integer, MetaData, String, Table, and_, bindparam, create_engine, delete, insert, select
+from sqlalchemy import event as sa_event
 from sqlalchemy.sql import Delete
 from sqlalchemy.engine import Connection, Engine
 
@@ -115,7 +116,7 @@ def make_engine(url: str) -> Engine:
     is durable once the WAL is checkpointed; a crash loses at most the last commits, never half of one)."""
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
-        @event.listens_for(engine, "connect")
+        @sa_event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             # pysqlite's own BEGIN handling breaks SAVEPOINT (the worker rolls one tournament's part
             # of a batch back with one): SQLAlchemy's recipe, BEGIN emitted on begin below.
@@ -125,7 +126,7 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
 
-        @event.listens_for(engine, "begin")
+        @sa_event.listens_for(engine, "begin")
         def _begin(conn: Any) -> None:
             conn.exec_driver_sql("BEGIN")
     return engine

@@ -99,6 +99,28 @@ def play(invoke: Callable[[list[str]], tuple[int, str]], state: Callable[[], Any
     return script
 
 
+def play_embedded(folder: Path) -> tuple[list[list[str]], Any, Path]:
+    """``play`` through the CLI (typer's ``CliRunner``, clock ``CLOCK``) on the SQLite event store
+    ``folder/club.sqlite``: ``(command lines, the store refreshed, its file)``."""
+    from typer.testing import CliRunner
+
+    from olympiad.cli import app
+    from projections.store import EventStore
+
+    db = folder / "club.sqlite"
+    runner = CliRunner()
+    env = {"OLYMPIAD_CLOCK": CLOCK, "OLYMPIAD_DB": f"sqlite:///{db}", "COLUMNS": "200"}
+
+    def invoke(argv: list[str]) -> tuple[int, str]:
+        result = runner.invoke(app, argv, env=env)
+        return result.exit_code, result.output
+
+    store = EventStore(f"sqlite:///{db}")
+    lines = play(invoke, store.refresh, write_teams_csv(folder / "teams.csv"))
+    store.refresh()
+    return lines, store, db
+
+
 def _other(state: Any, rnd: int, table: int, board: int) -> str:
     current = state.results[(rnd, table, board)][1]
     return {"1-0": "0-1", "0-1": "1/2-1/2", "1/2-1/2": "1-0"}[current]

@@ -44,7 +44,7 @@ from olympiad.web.models import (
     RoundInfo, Scoreboard as ScoreboardOut, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
 )
 from schemas.commands import parse_command
-from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, PairingProposed, parse_event, schema_rule, shown
+from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, PairingProposed, schema_rule, shown
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams

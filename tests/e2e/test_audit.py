@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 from olympiad.cli import app
 from projections.audit import trail
 from projections.eventlog import write_chain, write_log
-from projections.store import EventStore
 from tests import tournament_script as script
 
 TID = script.TID
@@ -24,13 +23,7 @@ TID = script.TID
 def club(tmp_path_factory: pytest.TempPathFactory):
     """The 31-team tournament on a SQLite store with its read models, and its log file."""
     tmp = tmp_path_factory.mktemp("audit")
-    db = tmp / "club.sqlite"
-    runner = CliRunner()
-    env = {"OLYMPIAD_CLOCK": script.CLOCK, "OLYMPIAD_DB": f"sqlite:///{db}"}
-    store = EventStore(f"sqlite:///{db}")
-    script.play(lambda argv: (lambda r: (r.exit_code, r.output))(runner.invoke(app, argv, env=env)), store.refresh,
-                script.write_teams_csv(tmp / "teams.csv"))
-    store.refresh()
+    _, store, db = script.play_embedded(tmp)
     store.project()  # the read models a scoreboard reads: standings documents, matches, the proposal
     log = tmp / "club.events.jsonl"
     write_log(log, store.events())
@@ -152,7 +145,7 @@ def test_the_audit_trail_lists_every_arbiter_action_with_its_reason(club):
     result = CliRunner().invoke(app, ["audit", str(log)], env={"COLUMNS": "400"})
     assert result.exit_code == 0
     text = " ".join(result.output.split())
-    for action in (f"late correction: table 1 board 2", "the scoresheet of board 2 was misread",
+    for action in ("late correction: table 1 board 2", "the scoresheet of board 2 was misread",
                    "board forfeit: table 2 board 3 -/+ (late-arrival)", "(handshake-refusal)",
                    "match forfeit: table 5 won by", "did not arrive", "T20 withdrawn from round 7",
                    "the team left the event after round 6", "late entry LTE from round 3", "T10 absent in round 5",

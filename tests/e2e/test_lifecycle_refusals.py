@@ -97,7 +97,7 @@ def test_publishing_an_amended_pairing_that_breaks_an_absolute_rule_needs_a_reas
     assert opponent != away
     code, out = run("round", "amend", TID, 2, "--swap-teams", f"{opponent},{away}", "--reason", "the captains asked")
     assert code == 0, out
-    assert f"checker: R-P1 repeat opponent: " in out and "they met in round 1" in out
+    assert "checker: R-P1 repeat opponent: " in out and "they met in round 1" in out
     refused(run, store, "round", "publish", TID, 2, field="override_reason",
             rule="an absolute pairing rule is broken only with a reason")
     code, out = run("round", "publish", TID, 2, "--override-reason", "the organiser's decision, minutes of 1 Dec")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -21,17 +20,7 @@ from tests import tournament_script as script
 def played(tmp_path_factory: pytest.TempPathFactory):
     """(script, store, log path): the tournament played on a SQLite file through the CLI."""
     tmp = tmp_path_factory.mktemp("tournament")
-    db = f"sqlite:///{tmp / 'club.sqlite'}"
-    runner = CliRunner()
-    env = {"OLYMPIAD_CLOCK": script.CLOCK, "OLYMPIAD_DB": db, "COLUMNS": "200"}
-
-    def invoke(argv: list[str]) -> tuple[int, str]:
-        result = runner.invoke(app, argv, env=env)
-        return result.exit_code, result.output
-
-    store = EventStore(db)
-    lines = script.play(invoke, lambda: store.refresh(), script.write_teams_csv(tmp / "teams.csv"))
-    store.refresh()
+    lines, store, _ = script.play_embedded(tmp)
     log = tmp / "club.events.jsonl.gz"
     write_log(log, store.events())
     return lines, store, log

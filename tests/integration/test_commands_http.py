@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -30,21 +29,14 @@ from tests import tournament_script as script
 
 
 def test_the_command_sequence_through_http_yields_the_same_events_and_digest(tmp_path: Any, monkeypatch: Any) -> None:
-    runner = CliRunner()
-    db = f"sqlite:///{tmp_path / 'cli.sqlite'}"
-    store = EventStore(db)
-
-    def embedded(argv: list[str]) -> tuple[int, str]:
-        result = runner.invoke(cli, argv, env={"OLYMPIAD_CLOCK": script.CLOCK, "OLYMPIAD_DB": db})
-        return result.exit_code, result.output
-
-    lines = script.play(embedded, lambda: store.refresh(), script.write_teams_csv(tmp_path / "teams.csv"))
-    expected = [canonical_json(e) for e in store.refresh() and store.events()]
+    lines, store, _ = script.play_embedded(tmp_path)
+    expected = [canonical_json(e) for e in store.events()]
 
     engine = store_engine(f"sqlite:///{tmp_path / 'http.sqlite'}")
     served = EventStore(engine=engine)
     tokens = TokenStore(engine)
     tokens.set_chief_token(NEW_EVENT, "setup-token-5b8e0f3a92c7d164")
+    runner = CliRunner()
     with TestClient(create_app(EmbeddedBackend(served), tokens)) as client:
         door = HttpDoor(client, "setup-token-5b8e0f3a92c7d164")
         monkeypatch.setattr(olympiad.doors, "door", lambda db, kafka: door)

@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 from olympiad.cli import app
 from olympiad.cmd_live import LivePipeline
 from producers.publish import Follower
-from projections.store import EventStore
 from schemas.canonical import canonical_json
 from schemas.chain import CHAIN_HEADER, PREV_HEADER, chain_of, chain_start
 from tests import tournament_script as script
@@ -22,16 +21,9 @@ pytestmark = pytest.mark.integration
 
 def test_the_command_sequence_through_kafka_yields_the_same_events_and_digest(kafka_bootstrap: str, fresh_database: Any,
                                                                              tmp_path: Any) -> None:
+    lines, store, _ = script.play_embedded(tmp_path)
+    expected = [canonical_json(e) for e in store.events()]
     runner = CliRunner()
-    db = f"sqlite:///{tmp_path / 'club.sqlite'}"
-    store = EventStore(db)
-
-    def embedded(argv: list[str]) -> tuple[int, str]:
-        result = runner.invoke(app, argv, env={"OLYMPIAD_CLOCK": script.CLOCK, "OLYMPIAD_DB": db})
-        return result.exit_code, result.output
-
-    lines = script.play(embedded, lambda: store.refresh(), script.write_teams_csv(tmp_path / "teams.csv"))
-    expected = [canonical_json(e) for e in store.refresh() and store.events()]
 
     prefix = f"t{uuid.uuid4().hex[:10]}."
     env = {"OLYMPIAD_CLOCK": script.CLOCK, "OLYMPIAD_TOPIC_PREFIX": prefix, "OLYMPIAD_WAIT": "60"}

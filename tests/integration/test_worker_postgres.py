@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-import sqlalchemy as sa
 
 from projections.store import events_table, teams_table
 from projections.worker import Projector, make_engine

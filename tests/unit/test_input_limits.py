@@ -13,7 +13,7 @@ from schemas.canonical import canonical_json
 from schemas.commands import parse_command
 from schemas.events import EventSchemaError, parse_event
 from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022
-from tests.factories import TID, created, four_team_round_one, paired, team
+from tests.factories import TID, four_team_round_one, paired, team
 
 
 def _created_with(**update) -> dict:

@@ -7,7 +7,6 @@ same result the D.02 engine gives (``propose_pairing`` calls this one for a prof
 """
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Iterable
 
 from projections.history import History
