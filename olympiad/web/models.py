@@ -23,6 +23,8 @@ class Refusal(BaseModel):
 
 # ---------------------------------------------------------------------- reads
 class TeamRef(BaseModel):
+    """A team as other shapes name it: id, name, federation and pairing number."""
+
     team_id: str
     name: str
     federation: str
@@ -30,6 +32,9 @@ class TeamRef(BaseModel):
 
 
 class Tournament(BaseModel):
+    """The tournament served (GET /api/tournaments/{tid}): its profile, schedule and what a client needs to
+    show it."""
+
     tournament_id: str
     name: str
     profile: str = Field(description="rule profile name (schemas.profile)")
@@ -44,6 +49,8 @@ class Tournament(BaseModel):
 
 
 class RoundInfo(BaseModel):
+    """One paired round: how many of its tables (matches) have all four board results in."""
+
     round: int
     tables: int
     tables_complete: int
@@ -51,6 +58,8 @@ class RoundInfo(BaseModel):
 
 
 class Board(BaseModel):
+    """One board of a match: the team ids with White and Black and the result, if in."""
+
     board: int
     white: str = Field(description="team id with White on this board")
     black: str
@@ -59,6 +68,9 @@ class Board(BaseModel):
 
 
 class Match(BaseModel):
+    """One table of a round: both teams, the game points so far (half-points, "2.5"), the match points once
+    complete (R-D3: 2/1/0), and its boards."""
+
     round: int
     table: int
     home: TeamRef = Field(description="White on board 1")
@@ -73,6 +85,9 @@ class Match(BaseModel):
 
 
 class Pairings(BaseModel):
+    """A round's published pairing: its tables in order, the team with the pairing-allocated bye (PAB) and the
+    absent teams."""
+
     round: int
     complete: bool
     tables: list[Match]
@@ -93,18 +108,25 @@ class Element(BaseModel):
 
 
 class Record(BaseModel):
+    """Matches against an opponent won, drawn and lost (forfeited matches too; the PAB is not a match here)."""
+
     won: int
     drawn: int
     lost: int
 
 
 class Column(BaseModel):
+    """One standings column: the row field (or tie-break) it shows and its heading."""
+
     key: str = Field(description="row field (rank, pairing_number, name, federation, games, won, drawn, lost, mp) "
                                  "or tie-break name")
     label: str = Field(description="column heading as chess-results prints it (Rk, SNo, Team, Fed, Games, +, =, -, MP, ...)")
 
 
 class ScoreboardRow(BaseModel):
+    """One team's line of the standings: rank, MP (integer), GP and tie-break values (decimal strings, half-
+    points)."""
+
     rank: int = Field(description="shared places repeat the rank (1, 2, 2, 4)")
     pairing_number: int
     team_id: str
@@ -117,12 +139,17 @@ class ScoreboardRow(BaseModel):
 
 
 class StandingRow(ScoreboardRow):
+    """A standings line with the per-round elements its tie-breaks sum (Sonneborn-Berger, Buchholz, their
+    cut-1)."""
+
     breakdown: list[Element] = Field(description="per-round, per-opponent elements the tie-breaks sum")
     decided_by: Optional[str] = Field(default=None, description='the key that puts the row below the row above ("MP", a '
                                       'tie-break, or "equal on every key, shared place"); none for the first row')
 
 
 class Standings(BaseModel):
+    """The standings after a round (GET .../standings/{round}), with the digest `olympiad replay` prints."""
+
     tournament_id: str
     round: int
     profile: str
@@ -149,12 +176,17 @@ class Scoreboard(BaseModel):
 
 
 class BoardOfTeam(BaseModel):
+    """One board of a team's match, from the team's side: its colour and the result code (White-Black)."""
+
     board: int
     colour: Literal["W", "B"]
     result: Optional[str] = None
 
 
 class TeamRound(BaseModel):
+    """What one round gave a team: its opponent and colour, game points (half-points) and match points, its
+    rank after."""
+
     round: int
     table: Optional[int] = None
     kind: str = Field(description="played, forfeit-win, forfeit-loss, forfeit-draw, bye, absent, pending")
@@ -168,6 +200,8 @@ class TeamRound(BaseModel):
 
 
 class Player(BaseModel):
+    """A nominated player: board order fixed at nomination (R-D1), board 5 the reserve."""
+
     board_order: int
     name: str
     fide_id: Optional[str] = None
@@ -176,12 +210,16 @@ class Player(BaseModel):
 
 
 class TeamPage(TeamRef):
+    """A team's page: its roster and every round from its side."""
+
     players: list[Player]
     withdrawn_from_round: Optional[int] = None
     rounds: list[TeamRound]
 
 
 class Step(BaseModel):
+    """One criterion of a comparison of two teams, in ranking order, with both values."""
+
     criterion: str = Field(description="MP, a tie-break name, or SNo")
     a: str
     b: str
@@ -189,6 +227,8 @@ class Step(BaseModel):
 
 
 class Term(BaseModel):
+    """One round's contribution to the tie-break that separates two teams."""
+
     round: int
     opponent: Optional[str] = None
     opponent_mp: int
@@ -199,6 +239,9 @@ class Term(BaseModel):
 
 
 class Comparison(BaseModel):
+    """Why one team is placed above another (GET .../standings/{round}/compare): the criteria in order up to
+    the first that differs."""
+
     round: int
     a: str
     b: str
@@ -210,6 +253,9 @@ class Comparison(BaseModel):
 
 
 class Preview(BaseModel):
+    """The match score a set of board results would give (nothing is stored): game points (half-points) and
+    match points once complete."""
+
     round: int
     table: int
     home: str
@@ -224,6 +270,9 @@ class Preview(BaseModel):
 
 # ---------------------------------------------------------------------- writes
 class BoardEntry(BaseModel):
+    """One board's result as a terminal enters it; a forfeit code (+/-, -/+, -/-) takes its reason (zero
+    tolerance: late arrival, refused handshake)."""
+
     board: int = Field(description="1..4")
     result: str = Field(description="White-Black code: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/- (forfeits)")
     reason: Optional[str] = Field(None, description="a forfeit's note (needed for the reason 'other')")
@@ -232,16 +281,25 @@ class BoardEntry(BaseModel):
 
 
 class ResultsIn(BaseModel):
+    """Body of POST .../tables/{table}/results: one to four boards of the table, each entered once (a change is
+    a correction)."""
+
     boards: list[BoardEntry] = Field(min_length=1, description="one to four boards of the table")
 
 
 class CorrectionIn(BaseModel):
+    """Body of POST .../tables/{table}/corrections: a stored board result replaced, with the reason (the chief
+    arbiter's command)."""
+
     board: int
     result: str
     reason: str = Field(description="why the stored result is wrong (required)")
 
 
 class ForfeitIn(BaseModel):
+    """Body of POST .../tables/{table}/forfeit: a whole match forfeited (every board to the winner, or lost by
+    both)."""
+
     winner: Optional[str] = Field(description="team id that wins every board by default; null: both forfeit")
     reason: str = Field("", description="a note on the forfeit")
     forfeit: Optional[Literal["late-arrival", "handshake-refusal", "absence", "other"]] = Field(
@@ -249,15 +307,21 @@ class ForfeitIn(BaseModel):
 
 
 class PreviewBoard(BaseModel):
+    """One board of a preview: board number and result code."""
+
     board: int
     result: str
 
 
 class PreviewIn(BaseModel):
+    """Body of POST .../tables/{table}/preview: the boards to score."""
+
     boards: list[PreviewBoard]
 
 
 class Written(BaseModel):
+    """The answer to an accepted write: the events stored and the match as it now stands."""
+
     accepted: int = Field(description="events newly stored (a repeated event id counts 0)")
     event_ids: list[str]
     terminal_id: str
@@ -265,17 +329,23 @@ class Written(BaseModel):
 
 
 class TerminalIn(BaseModel):
+    """Body of POST .../terminals: a result-entry terminal and the tables its token may enter."""
+
     terminal_id: str = Field(pattern=r"^[A-Za-z0-9._-]{1,60}$")
     tables: Optional[list[int]] = Field(None, description="table numbers (any round); null: the whole tournament")
 
 
 class IssuedToken(BaseModel):
+    """A terminal's new token (the earlier one of the same terminal stops working)."""
+
     terminal_id: str
     tables: Optional[list[int]] = None
     token: str = Field(description="shown once; send as 'Authorization: Bearer <token>'")
 
 
 class TerminalInfo(BaseModel):
+    """A token as the chief arbiter lists it (never the token itself)."""
+
     terminal_id: str
     tables: Optional[list[int]] = None
     chief: bool
