@@ -35,12 +35,11 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from deploy import topics
 from olympiad.cmd_live import LivePipeline
 from producers.publish import publish
 from producers.sources import load_source
 from projections.store import EventStore, events_table, standings_documents
-from projections.worker import offsets_table
+from projections.worker import caught_up
 
 TID = "samarkand-2026-open"
 REPLAY_DIGEST = "ead914151892446a1f353a407cf91b571d7cf649e8cb7a430b3f8d01cdd094c8"  # olympiad replay samarkand-2026-open
@@ -129,7 +128,7 @@ def soak(events: list[Any], kills: int, *, bootstrap: str, database_url: str, sp
         with lock:
             pipeline.check()
         deadline = time.monotonic() + timeout
-        while not _caught_up(database_url, bootstrap, prefix) or _stored_digest(database_url, last) != report.expected_digest:
+        while not caught_up(database_url, bootstrap, prefix) or _stored_digest(database_url, last) != report.expected_digest:
             if time.monotonic() > deadline:
                 break
             time.sleep(1)
@@ -140,24 +139,6 @@ def soak(events: list[Any], kills: int, *, bootstrap: str, database_url: str, sp
         report.lost, report.doubled = _lost_and_doubled(database_url, events)
     report.seconds = time.monotonic() - start
     return report
-
-
-def _caught_up(url: str, bootstrap: str, prefix: str) -> bool:
-    from kafka import KafkaConsumer, TopicPartition
-
-    topic = topics.name(topics.TOURNAMENT_LOG, prefix)
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None)
-    ends = consumer.end_offsets([TopicPartition(topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)])
-    consumer.close()
-    engine = sa.create_engine(url)
-    try:
-        with engine.connect() as conn:
-            stored = {r.partition: r.next_offset for r in conn.execute(sa.select(offsets_table).where(offsets_table.c.topic == topic))}
-    except sa.exc.SQLAlchemyError:
-        return False
-    finally:
-        engine.dispose()
-    return all(stored.get(tp.partition, 0) >= end for tp, end in ends.items())
 
 
 def _stored_digest(url: str, rnd: int) -> str | None:

@@ -366,6 +366,31 @@ class Projector:
         return next_round_proposal(state) if state.rounds else None
 
 
+def caught_up(url: str, bootstrap: str, prefix: str = "") -> bool:
+    """True when the positions the projection worker stored (``projection_offsets``, any consumer
+    name) reach the end offset of every ``tournament-log`` partition on the broker ``bootstrap``
+    (topics under ``prefix``): every event logged so far is in the read model at ``url``. False
+    while the read model holds no positions table yet."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    topic = topics.name(topics.TOURNAMENT_LOG, prefix)
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None)
+    try:
+        ends = consumer.end_offsets([TopicPartition(topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)])
+    finally:
+        consumer.close()
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            stored = {r.partition: r.next_offset for r in conn.execute(
+                select(offsets_table.c.partition, offsets_table.c.next_offset).where(offsets_table.c.topic == topic))}
+    except SQLAlchemyError:
+        return False
+    finally:
+        engine.dispose()
+    return all(stored.get(tp.partition, 0) >= end for tp, end in ends.items())
+
+
 def _chain_header(rec: Any) -> str | None:
     """The tournament-log record's chain hash (``schemas.chain.CHAIN_HEADER``, set by the
     processors), kept with the event as the embedded store keeps it; None for a record without one."""

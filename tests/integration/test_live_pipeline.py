@@ -28,7 +28,7 @@ from producers.publish import Follower, publish
 from producers.terminal import Terminal
 from producers.sources import load_source
 from projections.store import EventStore, events_table, matches_table, standings_documents, standings_table
-from projections.worker import Worker, offsets_table
+from projections.worker import Worker, caught_up, offsets_table
 from schemas.events import BoardResultRecorded, RoundPaired, Table
 
 pytestmark = pytest.mark.integration
@@ -47,20 +47,6 @@ def read_models(url: str) -> dict[str, Any]:
         }
     engine.dispose()
     return out
-
-
-def caught_up(url: str, bootstrap: str, prefix: str) -> bool:
-    """True when the worker's stored positions reach the end of every tournament-log partition."""
-    topic = topics.name(topics.TOURNAMENT_LOG, prefix)
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None)
-    ends = consumer.end_offsets([TopicPartition(topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)])
-    consumer.close()
-    engine = sa.create_engine(url)
-    with engine.connect() as conn:
-        stored = {r.partition: r.next_offset for r in conn.execute(
-            sa.select(offsets_table).where(offsets_table.c.topic == topic))}
-    engine.dispose()
-    return all(stored.get(tp.partition, 0) >= end for tp, end in ends.items())
 
 
 def wait_caught_up(follower: Follower, url: str, bootstrap: str, prefix: str) -> None:
