@@ -23,6 +23,7 @@ from typing import Any, Iterable
 from processors.tournament import TournamentState
 from projections.history import build_history
 from projections.pairing import NoLegalPairing, Pairing, propose_pairing
+from schemas import event_ids
 from schemas.events import (
     BoardResultRecorded,
     MatchForfeited,
@@ -100,10 +101,10 @@ def new_tournament(
     otherwise R-I1 seeding numbers them. Returns the state and the events applied.
     """
     profile = named(profile)
-    events: list[Any] = [TournamentCreated(event_id=f"{tournament_id}/created", tournament_id=tournament_id, name=tournament_id, profile=profile)]
+    events: list[Any] = [TournamentCreated(event_id=event_ids.created(tournament_id), tournament_id=tournament_id, name=tournament_id, profile=profile)]
     for i, rating in enumerate(ratings, start=1):
         players = tuple(Player(board_order=b, name=f"T{i} player {b}", rating=min(2900, max(1000, rating + 40 - 20 * b))) for b in range(1, 6))
-        events.append(TeamRegistered(event_id=f"{tournament_id}/team/T{i}", tournament_id=tournament_id, team_id=f"T{i}", name=f"Team {i:04d}",
+        events.append(TeamRegistered(event_id=event_ids.team(tournament_id, f"T{i}"), tournament_id=tournament_id, team_id=f"T{i}", name=f"Team {i:04d}",
                                      federation=f"F{i:03d}", players=players, pairing_number=i if numbered else None))
     state = TournamentState()
     for e in events:
@@ -113,7 +114,7 @@ def new_tournament(
 
 def publish(state: TournamentState, pairing: Pairing, absent: Iterable[str] = ()) -> RoundPaired:
     """Publish ``pairing`` as the round's ``RoundPaired`` (unchanged) and apply it to ``state``."""
-    event = RoundPaired(event_id=f"{state.tournament_id}/r{pairing.round}/pairing", tournament_id=state.tournament_id or "",
+    event = RoundPaired(event_id=event_ids.pairing(state.tournament_id, pairing.round), tournament_id=state.tournament_id or "",
                         round=pairing.round, tables=pairing.tables, bye=pairing.bye, absent=tuple(sorted(set(absent) | set(pairing.absent))),
                         note=f"engine pairing, profile {pairing.profile}")
     state.apply(event)
@@ -148,7 +149,7 @@ def record_match(state: TournamentState, rnd: int, table: int, home_gp: Decimal 
     returns the board events."""
     out = []
     for board, code in enumerate(board_codes(home_gp, state.profile.boards), start=1):
-        e = BoardResultRecorded(event_id=f"{state.tournament_id}/r{rnd}/t{table}/b{board}", tournament_id=state.tournament_id or "",
+        e = BoardResultRecorded(event_id=event_ids.board(state.tournament_id, rnd, table, board), tournament_id=state.tournament_id or "",
                                 round=rnd, table=table, board=board, result=code)
         state.apply(e)
         out.append(e)
@@ -168,7 +169,7 @@ def simulate(spec: SimulationSpec) -> Simulation:
     stopped, stopped_absent = "", ()
     for rnd in range(1, spec.rounds + 1):
         for team in sorted(t for t, r in leaving.items() if r == rnd):
-            e = TeamWithdrawn(event_id=f"{spec.tournament_id}/r{rnd}/withdrawn/{team}", tournament_id=spec.tournament_id, team_id=team,
+            e = TeamWithdrawn(event_id=event_ids.withdrawn(spec.tournament_id, team), tournament_id=spec.tournament_id, team_id=team,
                               from_round=rnd, reason="simulated withdrawal")
             state.apply(e)
             events.append(e)
@@ -189,7 +190,7 @@ def _play(state: TournamentState, spec: SimulationSpec, rng: random.Random, rnd:
     tid = spec.tournament_id
     if rng.random() < spec.match_forfeit_rate:
         winner = home_id if rng.random() < 0.5 else state.tables[(rnd, table)].away
-        e = MatchForfeited(event_id=f"{tid}/r{rnd}/t{table}/forfeit", tournament_id=tid, round=rnd, table=table, winner=winner,
+        e = MatchForfeited(event_id=event_ids.match_forfeit(tid, rnd, table), tournament_id=tid, round=rnd, table=table, winner=winner,
                            forfeit="absence", note="simulated: a team did not arrive")
         state.apply(e)
         return [e]
@@ -203,7 +204,7 @@ def _play(state: TournamentState, spec: SimulationSpec, rng: random.Random, rnd:
             p_draw = spec.draw_rate * 2 * min(expected, 1 - expected)
             x = rng.random()
             code = "1-0" if x < expected - p_draw / 2 else ("1/2-1/2" if x < expected + p_draw / 2 else "0-1")
-        e = BoardResultRecorded(event_id=f"{tid}/r{rnd}/t{table}/b{board}", tournament_id=tid, round=rnd, table=table, board=board, result=code)
+        e = BoardResultRecorded(event_id=event_ids.board(tid, rnd, table, board), tournament_id=tid, round=rnd, table=table, board=board, result=code)
         state.apply(e)
         out.append(e)
     return out

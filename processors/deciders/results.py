@@ -15,6 +15,7 @@ from typing import Any
 from processors.deciders import identity
 from processors.rules import board_key
 from processors.tournament import RuleViolation, TournamentState
+from schemas import event_ids
 from schemas.events import FORFEIT_CODES, BoardResultCorrected, BoardResultRecorded, MatchForfeited
 
 FORFEIT_NOTE_MIN = 0
@@ -47,7 +48,7 @@ def board_result(state: TournamentState, c: Any, board: int, code: str, forfeit:
                                 "absence or other", field=f"{field}forfeit", rule="a forfeit says why")
         note_rule(forfeit, note, f"{field}note")
     white, black = player_names(state, c.round, c.table, board)
-    return BoardResultRecorded(event_id=identity.board(c.tournament_id, c.round, c.table, board), **identity.stamp(c),
+    return BoardResultRecorded(event_id=event_ids.board(c.tournament_id, c.round, c.table, board), **identity.stamp(c),
                                round=c.round, table=c.table, board=board, white=white, black=black, result=code,
                                forfeit=forfeit if code in FORFEIT_CODES else None, note=note)
 
@@ -86,7 +87,7 @@ def forfeit(state: TournamentState, c: Any) -> list[Any]:
     note_rule(c.reason, c.note, "note")
     if c.board is None:
         winner = None if both else (t.away if c.forfeiting[0] == t.home else t.home)
-        return [MatchForfeited(event_id=identity.match_forfeit(c.tournament_id, c.round, c.table), **identity.stamp(c),
+        return [MatchForfeited(event_id=event_ids.match_forfeit(c.tournament_id, c.round, c.table), **identity.stamp(c),
                                round=c.round, table=c.table, winner=winner, forfeit=c.reason, note=c.note)]
     if both:
         code = "-/-"
@@ -105,7 +106,7 @@ def correct(state: TournamentState, c: Any) -> list[Any]:
         raise RuleViolation(f"round {c.round} table {c.table} board {c.board} has no result to correct", field="board",
                             rule="a correction replaces a result")
     current_id, code = current
-    prefix = f"{c.tournament_id}/r{c.round}/t{c.table}/b{c.board}/correction/"
+    prefix = event_ids.correction(c.tournament_id, c.round, c.table, c.board)
     if code == c.result:
         prior = state.applied[current_id]
         if current_id.startswith(prefix) and prior.reason == c.reason:

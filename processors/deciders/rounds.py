@@ -12,6 +12,7 @@ from typing import Any
 from processors.deciders import identity
 from processors.rules import missing_results, round_of_profile
 from processors.tournament import RuleViolation, TournamentState
+from schemas import event_ids
 from schemas.events import PairingAmended, PairingProposed, RoundClosed, RoundPaired, Table
 
 ABSOLUTE = ("paired once", "R-P1", "R-B1")
@@ -46,7 +47,7 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
         proposal = propose_pairing(build_history(state, c.round - 1), state.profile, c.round, absent)
     except NoLegalPairing as exc:
         raise RuleViolation(f"no legal pairing of round {c.round}: {exc}", field="round", rule="a legal pairing exists") from None
-    prefix = f"{c.tournament_id}/r{c.round}/proposal/"
+    prefix = event_ids.proposal(c.tournament_id, c.round)
     event = identity.numbered(state, prefix, lambda eid: PairingProposed(
         event_id=eid, **identity.stamp(c), round=c.round, tables=proposal.tables, bye=proposal.bye,
         absent=proposal.absent, profile=state.profile.name))
@@ -108,7 +109,7 @@ def amend(state: TournamentState, c: Any) -> list[Any]:
         tables, bye = _swapped(tables, bye, swap, i)
     absent = c.absent if c.absent is not None else current.absent
     report = checker_report(state, c.round, tuple(tables), bye, tuple(absent))
-    return [identity.numbered(state, f"{c.tournament_id}/r{c.round}/amendment/", lambda eid: PairingAmended(
+    return [identity.numbered(state, event_ids.amendment(c.tournament_id, c.round), lambda eid: PairingAmended(
         event_id=eid, **identity.stamp(c), round=c.round, tables=tuple(tables), bye=bye, absent=tuple(absent),
         reason=c.reason, report=report))]
 
@@ -132,7 +133,7 @@ def publish(state: TournamentState, c: Any) -> list[Any]:
         note = f"amended by the chief arbiter: {current.reason}"
         if c.override_reason:
             note += f"; absolute rules overridden: {c.override_reason}"
-    return [RoundPaired(event_id=identity.pairing(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
+    return [RoundPaired(event_id=event_ids.pairing(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
                         tables=current.tables, bye=current.bye, absent=current.absent, note=note[:500])]
 
 
@@ -144,10 +145,10 @@ def close(state: TournamentState, c: Any) -> list[Any]:
     if c.round not in state.rounds:
         raise RuleViolation(f"round {c.round} has not been paired", field="round", rule="close a published round")
     if c.round in state.closed:
-        return [state.applied[identity.closed(c.tournament_id, c.round)]]
+        return [state.applied[event_ids.closed(c.tournament_id, c.round)]]
     missing_results(state, c.round)
     digest = standings_after(state, c.round).digest
-    return [RoundClosed(event_id=identity.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
+    return [RoundClosed(event_id=event_ids.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
                         digest=digest)]
 
 
@@ -159,6 +160,6 @@ def checkpoint(state: TournamentState, c: Any) -> list[Any]:
 
     if c.round not in state.closed:
         raise RuleViolation(f"round {c.round} is not closed", field="round", rule="a checkpoint of a closed round")
-    return [CheckpointSigned(event_id=identity.checkpoint(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
+    return [CheckpointSigned(event_id=event_ids.checkpoint(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
                              head=c.head, standings_digest=state.closed[c.round], pairing_digest=pairing_digest(state, c.round),
                              public_key=c.public_key, signature=c.signature)]

@@ -6,6 +6,7 @@ from typing import Any
 from processors.deciders import identity
 from processors.rules import nominations_open, team_known
 from processors.tournament import RuleViolation, TournamentState
+from schemas import event_ids
 from schemas.events import RosterChanged, StartingRanksSet, TeamRegistered, TeamWithdrawn
 
 
@@ -14,7 +15,7 @@ def _registration(state: TournamentState, c: Any, entry: Any, from_round: int | 
     if not late:
         nominations_open(state, c.issued_at, "team")
     return TeamRegistered(
-        event_id=identity.team(c.tournament_id, entry.team_id), **identity.stamp(c), team_id=entry.team_id,
+        event_id=event_ids.team(c.tournament_id, entry.team_id), **identity.stamp(c), team_id=entry.team_id,
         name=entry.name, federation=entry.federation, players=entry.players, pairing_number=entry.pairing_number,
         from_round=from_round if late else None,
     )
@@ -43,7 +44,7 @@ def change_roster(state: TournamentState, c: Any) -> list[Any]:
     nominations_open(state, c.issued_at, "players")  # first: after the deadline no roster is taken, same or not
     if state.teams[c.team_id].players == c.players:
         raise RuleViolation(f"the roster of {c.team_id!r} already is this one", field="players", rule="a change changes something")
-    return [identity.numbered(state, f"{c.tournament_id}/team/{c.team_id}/roster/", lambda eid: RosterChanged(
+    return [identity.numbered(state, event_ids.roster(c.tournament_id, c.team_id), lambda eid: RosterChanged(
         event_id=eid, **identity.stamp(c), team_id=c.team_id, players=c.players, reason=c.reason))]
 
 
@@ -58,7 +59,7 @@ def starting_ranks(state: TournamentState, c: Any) -> list[Any]:
     first = [t for tid, t in state.teams.items() if state.entered.get(tid, 1) == 1]
     numbers = pairing_numbers(first, p.boards, p.seeding_floor_rating)
     order = tuple(sorted(numbers, key=numbers.get))
-    return [identity.numbered(state, f"{c.tournament_id}/starting-ranks/", lambda eid: StartingRanksSet(
+    return [identity.numbered(state, event_ids.starting_ranks(c.tournament_id), lambda eid: StartingRanksSet(
         event_id=eid, **identity.stamp(c), order=order,
         rule=f"R-I1: average rating of the {p.boards} best players, unrated at {p.seeding_floor_rating}"))]
 
@@ -70,5 +71,5 @@ def withdraw(state: TournamentState, c: Any) -> list[Any]:
     if start <= state.last_round:
         raise RuleViolation(f"round {start} is already published; a withdrawal takes effect from round "
                             f"{state.last_round + 1}", field="from_round", rule="withdrawals from an unpublished round")
-    return [TeamWithdrawn(event_id=identity.withdrawn(c.tournament_id, c.team_id), **identity.stamp(c),
+    return [TeamWithdrawn(event_id=event_ids.withdrawn(c.tournament_id, c.team_id), **identity.stamp(c),
                           team_id=c.team_id, from_round=start, reason=c.reason)]

@@ -5,6 +5,7 @@ from typing import Any
 
 from processors.deciders import identity
 from processors.tournament import RuleViolation, TournamentState
+from schemas import event_ids
 from schemas.events import TournamentCreated
 from schemas.profile import PROFILES, RuleProfile
 
@@ -23,7 +24,7 @@ def create(state: TournamentState, c: Any) -> list[Any]:
         raise RuleViolation(f"the tournament ends ({c.ends}) before it starts ({c.starts})", field="ends",
                             rule="dates in order")
     return [TournamentCreated(
-        event_id=identity.created(c.tournament_id), **identity.stamp(c), name=c.name, profile=profile,
+        event_id=event_ids.created(c.tournament_id), **identity.stamp(c), name=c.name, profile=profile,
         starts=c.starts, ends=c.ends, venue=c.venue, chief_arbiter=c.chief_arbiter,
         nomination_deadline=c.nomination_deadline, chief_key=c.chief_key, source="created by the chief arbiter",
     )]

@@ -37,6 +37,7 @@ from typing import Any
 from processors.scoring import home_is_white
 from producers.importers.common import team_id_for
 from producers.importers.event_facts import EventFacts, read_event_facts
+from schemas import event_ids
 from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
 from schemas.profile import get_profile
 
@@ -116,7 +117,7 @@ def load_events(folder: Path) -> list[Any]:
     t = facts.tournament_id
     source = facts.source or data.get("source", "")
     events: list[Any] = [
-        TournamentCreated(event_id=f"{t}/created", tournament_id=t, name=facts.name, profile=profile, source=source)
+        TournamentCreated(event_id=event_ids.created(t), tournament_id=t, name=facts.name, profile=profile, source=source)
     ]
     players = defaultdict(list)
     for row in roster:
@@ -161,7 +162,7 @@ def _team_event(t: str, name: str, team_id: str, number: int | None, order: list
         key=lambda p: p.board_order,
     )
     return TeamRegistered(
-        event_id=f"{t}/team/{team_id}", tournament_id=t, team_id=team_id, name=name,
+        event_id=event_ids.team(t, team_id), tournament_id=t, team_id=team_id, name=name,
         federation=FEDERATIONS[_country(name)], pairing_number=number, players=tuple(players),
     )
 
@@ -240,7 +241,7 @@ def _round_events(t: str, rnd: dict, ids: dict[str, str], facts: EventFacts, boa
     forfeited = {(f.table, f.board): f for f in facts.forfeited_boards if f.round == r}
     matches = sorted(rnd["matches"], key=lambda m: m["table"])
     pairing = RoundPaired(
-        event_id=f"{t}/r{r}/pairing",
+        event_id=event_ids.pairing(t, r),
         tournament_id=t,
         round=r,
         tables=tuple(Table(table=m["table"], home=ids[m["home"]], away=ids[m["away"]]) for m in matches),
@@ -254,7 +255,7 @@ def _round_events(t: str, rnd: dict, ids: dict[str, str], facts: EventFacts, boa
             code, white, black, reason = _board_result(r, m, number, played.get(number), forfeited)
             events.append(
                 BoardResultRecorded(
-                    event_id=f"{t}/r{r}/t{m['table']}/b{number}", tournament_id=t, round=r, table=m["table"],
+                    event_id=event_ids.board(t, r, m["table"], number), tournament_id=t, round=r, table=m["table"],
                     board=number, white=white, black=black, result=code,
                     forfeit="other" if reason else None, note=reason or "",
                 )

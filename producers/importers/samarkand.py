@@ -24,6 +24,7 @@ from typing import Any
 
 from producers.importers.common import board_code, team_id_for
 from producers.importers.event_facts import EventFacts, LateCorrection, read_event_facts
+from schemas import event_ids
 from schemas.events import (
     BoardResultCorrected,
     BoardResultRecorded,
@@ -92,12 +93,12 @@ def _events(facts: EventFacts, profile: Any, rosters: dict, rounds: list[list[di
                 raise ValueError(f"event.json: late_corrections[{i}]: team {team} is not in raw/rosters.json")
         corrections[c.logged_after_pairing_of_round].append((i, c))
     events: list[Any] = [
-        TournamentCreated(event_id=f"{t}/created", tournament_id=t, name=facts.name, profile=profile, source=facts.source)
+        TournamentCreated(event_id=event_ids.created(t), tournament_id=t, name=facts.name, profile=profile, source=facts.source)
     ]
     for team in rosters["teams"]:
         events.append(
             TeamRegistered(
-                event_id=f"{t}/team/{ids[team['id']]}",
+                event_id=event_ids.team(t, ids[team["id"]]),
                 tournament_id=t,
                 team_id=ids[team["id"]],
                 name=team["name"],
@@ -134,7 +135,7 @@ def _round_events(t: str, r: int, rows: list[dict], ids: dict[int, str], previou
     matches.sort(key=lambda m: place[m[0]["id"]])
     absent = tuple(ids[i] for i in sorted(all_ids) if i not in by_id or by_id[i]["status"] == "notPaired")
     tables = tuple(Table(table=n, home=ids[h["id"]], away=ids[a["id"]]) for n, (h, a) in enumerate(matches, start=1))
-    pairing = RoundPaired(event_id=f"{t}/r{r}/pairing", tournament_id=t, round=r, tables=tables, bye=bye, absent=absent, colours_known=False)
+    pairing = RoundPaired(event_id=event_ids.pairing(t, r), tournament_id=t, round=r, tables=tables, bye=bye, absent=absent, colours_known=False)
     boards = []
     table_of = {}
     for n, (home, away) in enumerate(matches, start=1):
@@ -151,7 +152,7 @@ def _round_events(t: str, r: int, rows: list[dict], ids: dict[int, str], previou
                 raise ValueError(f"round {r}, {home['name']} v {away['name']} board {number}: the two sides name different players")
             boards.append(
                 BoardResultRecorded(
-                    event_id=f"{t}/r{r}/t{n}/b{number}", tournament_id=t, round=r, table=n, board=number,
+                    event_id=event_ids.board(t, r, n, number), tournament_id=t, round=r, table=n, board=number,
                     white=white, black=black, result=code,
                 )
             )

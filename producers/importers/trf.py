@@ -38,6 +38,7 @@ from typing import Any
 from producers.importers.common import team_id_for
 from projections.trf import records as rec
 from projections.trf.export import COMMENT, NO_PLAYER
+from schemas import event_ids
 from schemas.events import BoardResultRecorded, MatchForfeited, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
 from schemas.points import to_points
 from schemas.profile import OLYMPIAD_2022, Award, MatchPointScale, RuleProfile
@@ -134,10 +135,10 @@ def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
         if tpn in teams:
             teams[tpn].team_id, teams[tpn].federation = extra["team_id"], extra["federation"]
     _name_teams(teams, players)
-    events: list[Any] = [TournamentCreated(event_id=f"{tid}/created", tournament_id=tid, name=_tournament_name(f), profile=profile,
+    events: list[Any] = [TournamentCreated(event_id=event_ids.created(tid), tournament_id=tid, name=_tournament_name(f), profile=profile,
                                            source="TRF import")]
     for entry in _entries(teams, players, profile.boards, profile.reserves):
-        events.append(TeamRegistered(event_id=f"{tid}/team/{entry['team_id']}", tournament_id=tid, **entry))
+        events.append(TeamRegistered(event_id=event_ids.team(tid, entry["team_id"]), tournament_id=tid, **entry))
     _abnormal_points(f, profile)
     byes = _byes(f, teams)
     orders = _lineups(f)
@@ -390,7 +391,7 @@ def _round(tid: str, r: int, profile: RuleProfile, teams: dict[int, _Team], play
         if a not in seats and b not in seats:
             white, kind = next((w, k) for _, w, bl, k in forfeited if {w, bl} == {a, b})
             winner = {"+-": white, "-+": a + b - white}.get(kind)
-            results.append(MatchForfeited(event_id=f"{tid}/r{r}/t{number}/forfeit", tournament_id=tid, round=r, table=number,
+            results.append(MatchForfeited(event_id=event_ids.match_forfeit(tid, r, number), tournament_id=tid, round=r, table=number,
                                           winner=teams[winner].team_id if winner else None, forfeit="other", note="TRF 330 forfeited match"))
             continue
         for board in range(1, boards + 1):
@@ -400,11 +401,11 @@ def _round(tid: str, r: int, profile: RuleProfile, teams: dict[int, _Team], play
             if code is None:
                 continue
             results.append(BoardResultRecorded(
-                event_id=f"{tid}/r{r}/t{number}/b{board}", tournament_id=tid, round=r, table=number, board=board,
+                event_id=event_ids.board(tid, r, number, board), tournament_id=tid, round=r, table=number, board=board,
                 white=players[w]["name"] if w else NO_PLAYER, black=players[bl]["name"] if bl else NO_PLAYER, result=code))
     paired = {x for pair in pairs for x in pair} | ({bye} if bye else set())
     absent = tuple(teams[t].team_id for t in sorted(teams) if t not in paired)
-    events.append(RoundPaired(event_id=f"{tid}/r{r}/pairing", tournament_id=tid, round=r, tables=tuple(tables),
+    events.append(RoundPaired(event_id=event_ids.pairing(tid, r), tournament_id=tid, round=r, tables=tuple(tables),
                               bye=teams[bye].team_id if bye else None, absent=absent, note="TRF import"))
     return events + results
 
