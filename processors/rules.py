@@ -21,16 +21,18 @@ def check_event(state: "TournamentState", event: Any) -> None:
     if check is None:
         raise RuleViolation(f"{event.type} is derived, not an input event", field="type", rule="input events")
     if event.type != "TournamentCreated":
-        _check_tournament(state, event)
+        check_tournament(state, event.tournament_id, "event")
     check(state, event)
 
 
-def _check_tournament(state: "TournamentState", event: Any) -> None:
+def check_tournament(state: "TournamentState", tournament_id: str, what: str) -> None:
+    """Raise ``RuleViolation`` (field ``tournament_id``) unless the tournament of the ``what``
+    ("event", "command") was created and is the one this log holds (one tournament per log)."""
     if state.created is None:
-        raise RuleViolation(f"tournament {event.tournament_id!r} has not been created", field="tournament_id",
+        raise RuleViolation(f"tournament {tournament_id!r} has not been created", field="tournament_id",
                             rule="tournament exists")
-    if event.tournament_id != state.tournament_id:
-        raise RuleViolation(f"event is for {event.tournament_id!r}, this log holds {state.tournament_id!r}",
+    if tournament_id != state.tournament_id:
+        raise RuleViolation(f"{what} is for {tournament_id!r}, this log holds {state.tournament_id!r}",
                             field="tournament_id", rule="one tournament per log")
 
 

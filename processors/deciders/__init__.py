@@ -22,7 +22,7 @@ from typing import Any, Callable
 from processors.deciders import lineups, results, rounds, teams, tournament
 from processors.deciders.identity import same_fact
 from processors.deciders.roles import check_role
-from processors.rules import check_event
+from processors.rules import check_event, check_tournament
 from processors.tournament import RuleViolation, TournamentState
 
 DECIDERS: dict[str, Callable[[TournamentState, Any], list[Any]]] = {
@@ -67,12 +67,7 @@ def handle(state: TournamentState, command: Any) -> Decision:
     ``state`` is then unchanged.
     """
     if command.command != "CreateTournament":
-        if state.created is None:
-            raise RuleViolation(f"tournament {command.tournament_id!r} has not been created", field="tournament_id",
-                                rule="tournament exists")
-        if command.tournament_id != state.tournament_id:
-            raise RuleViolation(f"command is for {command.tournament_id!r}, this log holds {state.tournament_id!r}",
-                                field="tournament_id", rule="one tournament per log")
+        check_tournament(state, command.tournament_id, "command")
     check_role(state, command)
     proposed = DECIDERS[command.command](state, command)
     fresh, recorded = [], []

@@ -123,3 +123,25 @@ def test_lone_surrogate_text_never_reaches_the_store():
     with pytest.raises(EventSchemaError):
         store.append([parse_event(body)])
     assert len(EventStore(engine=store.engine).events()) == len(four_team_round_one())
+
+
+def test_one_tournament_per_log_for_commands_and_events():
+    """A command or an event for another tournament, or before the tournament is created, is
+    refused on ``tournament_id`` (the one rule, ``processors.rules.check_tournament``)."""
+    from processors.rules import check_event
+    from processors.tournament import TournamentState
+
+    chief = {"role": "chief", "id": "chief"}
+    withdraw = {"command": "WithdrawTeam", "actor": chief, "team_id": "D", "reason": "ill"}
+    with pytest.raises(RuleViolation) as refused:
+        handle(TournamentState(), parse_command({**withdraw, "tournament_id": TID}))
+    assert (refused.value.field, refused.value.rule) == ("tournament_id", "tournament exists")
+    state = _store(four_team_round_one()).state
+    with pytest.raises(RuleViolation) as refused:
+        handle(state, parse_command({**withdraw, "tournament_id": "other-open"}))
+    assert (refused.value.field, refused.value.rule) == ("tournament_id", "one tournament per log")
+    assert "command is for 'other-open', this log holds 'test-open'" in str(refused.value)
+    with pytest.raises(RuleViolation) as refused:
+        check_event(state, team("E", 5).model_copy(update={"tournament_id": "other-open"}))
+    assert (refused.value.field, refused.value.rule) == ("tournament_id", "one tournament per log")
+    assert "event is for 'other-open'" in str(refused.value) and "E" not in state.teams
