@@ -11,7 +11,8 @@ discrepancies, and for each its seed, profile, round and both pairings (gacrux's
 ``white-black`` TPN pairs, ``n-0`` the PAB), and the rounds where ``olympiad check`` (our
 ``check_pairing``) does not give gacrux's verdict. ``--perturb`` also changes one round per
 tournament (a table's colours, or two tables' opponents), exports the changed log and compares the
-two checkers' verdicts on that round. A tournament our engine cannot pair to the end is
+two checkers' verdicts on that round. ``--summary LOG ...`` runs nothing and counts the ``--log``
+files of earlier (or stopped) runs. A tournament our engine cannot pair to the end is
 counted apart (``stopped``); its paired rounds are still checked, and gacrux's pairing of the
 round it stopped at (``-p -u`` the absent teams) must be empty too, else it is a discrepancy. Exit status 1 if any discrepancy.
 
@@ -184,6 +185,75 @@ def _pairs(pairs: list) -> str:
     return " ".join(f"{w}-{b}" for w, b in pairs)
 
 
+class Totals:
+    """The counts of the tournaments checked so far (``add`` prints what goes wrong as it comes)."""
+
+    def __init__(self) -> None:
+        self.n = {"tournaments": 0, "rounds": 0, "discrepancies": 0, "stopped": 0, "errors": 0, "engine_cpu": 0.0,
+                  "verdict_disagreements": 0, "perturbed": 0, "perturbed_agree": 0, "perturbed_caught": 0}
+        self.seeds: set[int] = set()
+        self.profiles: set[str] = set()
+
+    def add(self, s: dict) -> None:
+        """Count one tournament's summary (``run_one``'s dict, or a line of a ``--log`` file)."""
+        t = self.n
+        self.seeds.add(s["seed"])
+        self.profiles.add(s["profile"])
+        t["tournaments"] += 1
+        t["rounds"] += s.get("rounds_checked", 0)
+        t["stopped"] += bool(s["stopped"])
+        if s.get("gacrux_pairs_stopped_round"):
+            t["discrepancies"] += 1
+            print(f"DISCREPANCY seed {s['seed']} profile {s['profile']}: our engine found no legal pairing of round "
+                  f"{s['rounds'] + 1} ({s['stopped']}); gacrux: {_pairs(s['gacrux_pairs_stopped_round'])}", flush=True)
+        t["errors"] += "error" in s
+        t["engine_cpu"] += s["engine_cpu"]
+        for r in s.get("verdict_disagreements", []):
+            t["verdict_disagreements"] += 1
+            print(f"VERDICT seed {s['seed']} round {r}: olympiad check and gacrux disagree", flush=True)
+        if s.get("perturbed"):
+            p = s["perturbed"]
+            t["perturbed"] += 1
+            t["perturbed_agree"] += p["gacrux"] == p["ours"]
+            t["perturbed_caught"] += not p["ours"]
+            if p["gacrux"] != p["ours"]:
+                print(f"VERDICT seed {s['seed']} perturbed round {p['round']} ({p['kind']}: {' '.join(p['tables'])}): "
+                      f"gacrux {p['gacrux']}, olympiad check {p['ours']}", flush=True)
+        if "error" in s:
+            print(f"seed {s['seed']} ({s['profile']}): gacrux error {s['error']}", flush=True)
+        for d in s["discrepancies"]:
+            t["discrepancies"] += 1
+            print(f"DISCREPANCY seed {s['seed']} profile {s['profile']} ({s['teams']} teams) round {d['round']}\n"
+                  f"  gacrux: {_pairs(d['gacrux'])}\n  ours:   {_pairs(d['ours'])}", flush=True)
+
+    def seed_ranges(self) -> str:
+        """The seeds counted, as runs ``a..b`` (a run stopped midway leaves a few gaps near its end)."""
+        runs: list[list[int]] = []
+        for seed in sorted(self.seeds):
+            if runs and seed == runs[-1][1] + 1:
+                runs[-1][1] = seed
+            else:
+                runs.append([seed, seed])
+        return ", ".join(f"{a}..{b}" if a != b else str(a) for a, b in runs)
+
+    def report(self, profiles: list[str], perturb: bool) -> None:
+        """Print the totals (the lines docs/pairing.md quotes)."""
+        t = self.n
+        print(f"tournaments checked: {t['tournaments']} (seeds {self.seed_ranges()}; profiles {', '.join(profiles)})")
+        print(f"rounds checked:      {t['rounds']}")
+        print(f"discrepancies:       {t['discrepancies']}")
+        print(f"stopped early (no legal pairing, gacrux finding none either unless listed): {t['stopped']}; "
+              f"gacrux errors: {t['errors']}")
+        print(f"olympiad check against gacrux's verdict: {t['verdict_disagreements']} rounds disagree")
+        if perturb:
+            print(f"perturbed rounds: {t['perturbed']}, verdicts agree on {t['perturbed_agree']}, "
+                  f"olympiad check refuses {t['perturbed_caught']}")
+
+    def failed(self) -> bool:
+        """True if a discrepancy, a gacrux error or a verdict disagreement was counted (exit status 1)."""
+        return bool(self.n["discrepancies"] or self.n["errors"] or self.n["verdict_disagreements"])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=300)
@@ -191,63 +261,37 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--profiles", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--log", help="append one JSON line per tournament to this file")
+    parser.add_argument("--summary", metavar="LOG", nargs="+",
+                        help="run nothing: count the tournaments of these --log files (a stopped run's too)")
     parser.add_argument("--primary", choices=["mp", "gp"], default="mp", help="primary score of the profiles (art. 1.2)")
     parser.add_argument("--perturb", action="store_true",
                         help="also change one round per tournament (colours or opponents) and compare both checkers' verdicts")
     args = parser.parse_args()
+    totals = Totals()
+    if args.summary:
+        for path in args.summary:
+            with open(path) as f:
+                for line in f:
+                    totals.add(json.loads(line))
+        totals.report(sorted(totals.profiles), totals.n["perturbed"] > 0)
+        return 1 if totals.failed() else 0
     tasks_dir = tempfile.mkdtemp(prefix="swiss-team-gacrux-")
     tasks = [(seed, args.profiles[seed % len(args.profiles)], tasks_dir, args.perturb, args.primary) for seed in range(args.start, args.start + args.count)]
-    totals = {"tournaments": 0, "rounds": 0, "discrepancies": 0, "stopped": 0, "errors": 0, "engine_cpu": 0.0,
-              "verdict_disagreements": 0, "perturbed": 0, "perturbed_agree": 0, "perturbed_caught": 0}
     log = open(args.log, "a") if args.log else None
     began = time.time()
     with multiprocessing.Pool(args.workers) as pool:
         for n, s in enumerate(pool.imap_unordered(run_one, tasks, chunksize=4), start=1):
-            totals["tournaments"] += 1
-            totals["rounds"] += s.get("rounds_checked", 0)
-            totals["stopped"] += bool(s["stopped"])
-            if s.get("gacrux_pairs_stopped_round"):
-                totals["discrepancies"] += 1
-                print(f"DISCREPANCY seed {s['seed']} profile {s['profile']}: our engine found no legal pairing of round "
-                      f"{s['rounds'] + 1} ({s['stopped']}); gacrux: {_pairs(s['gacrux_pairs_stopped_round'])}", flush=True)
-            totals["errors"] += "error" in s
-            totals["engine_cpu"] += s["engine_cpu"]
-            for r in s.get("verdict_disagreements", []):
-                totals["verdict_disagreements"] += 1
-                print(f"VERDICT seed {s['seed']} round {r}: olympiad check and gacrux disagree", flush=True)
-            if s.get("perturbed"):
-                p = s["perturbed"]
-                totals["perturbed"] += 1
-                totals["perturbed_agree"] += p["gacrux"] == p["ours"]
-                totals["perturbed_caught"] += not p["ours"]
-                if p["gacrux"] != p["ours"]:
-                    print(f"VERDICT seed {s['seed']} perturbed round {p['round']} ({p['kind']}: {' '.join(p['tables'])}): "
-                          f"gacrux {p['gacrux']}, olympiad check {p['ours']}", flush=True)
+            totals.add(s)
             if log:
                 log.write(json.dumps(s) + "\n")
                 log.flush()
-            if "error" in s:
-                print(f"seed {s['seed']} ({s['profile']}): gacrux error {s['error']}", flush=True)
-            for d in s["discrepancies"]:
-                totals["discrepancies"] += 1
-                print(f"DISCREPANCY seed {s['seed']} profile {s['profile']} ({s['teams']} teams) round {d['round']}\n"
-                      f"  gacrux: {_pairs(d['gacrux'])}\n  ours:   {_pairs(d['ours'])}", flush=True)
             if n % 100 == 0:
-                print(f"... {n} tournaments, {totals['rounds']} rounds, {totals['discrepancies']} discrepancies, "
+                print(f"... {n} tournaments, {totals.n['rounds']} rounds, {totals.n['discrepancies']} discrepancies, "
                       f"{time.time() - began:.0f} s", flush=True)
     os.rmdir(tasks_dir)
-    print(f"tournaments checked: {totals['tournaments']} (seeds {args.start}..{args.start + args.count - 1}; "
-          f"profiles {', '.join(args.profiles)})")
-    print(f"rounds checked:      {totals['rounds']}")
-    print(f"discrepancies:       {totals['discrepancies']}")
-    print(f"stopped early (no legal pairing, gacrux finding none either unless listed): {totals['stopped']}; "
-          f"gacrux errors: {totals['errors']}")
-    print(f"olympiad check against gacrux's verdict: {totals['verdict_disagreements']} rounds disagree")
-    if args.perturb:
-        print(f"perturbed rounds: {totals['perturbed']}, verdicts agree on {totals['perturbed_agree']}, "
-              f"olympiad check refuses {totals['perturbed_caught']}")
-    print(f"engine + simulation CPU: {totals['engine_cpu']:.1f} s; wall {time.time() - began:.0f} s")
-    return 1 if totals["discrepancies"] or totals["errors"] or totals["verdict_disagreements"] else 0
+    totals.report(args.profiles, args.perturb)
+    print(f"engine + simulation CPU: {totals.n['engine_cpu']:.1f} s; wall {time.time() - began:.0f} s")
+    return 1 if totals.failed() else 0
 
 
 if __name__ == "__main__":
