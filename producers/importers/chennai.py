@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from typing import Any
 from processors.scoring import home_is_white
 from producers.importers.common import team_id_for
 from producers.importers.event_facts import EventFacts, read_event_facts
+from producers.importers.federations import federation_of
 from schemas import event_ids
 from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
 from schemas.profile import get_profile
@@ -44,47 +44,6 @@ from schemas.profile import get_profile
 # PGN result -> board result code (White-Black); "0-0" is a game nobody played.
 _PGN_CODES = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "0-0": "-/-"}
 UNDECIDED_BOARD = ("-/-", "board missing from the PGN, no decision in event.json: not played by either side")
-
-FEDERATIONS: dict[str, str] = {
-    "Afghanistan": "AFG", "Albania": "ALB", "Algeria": "ALG", "Andorra": "AND", "Angola": "ANG",
-    "Argentina": "ARG", "Armenia": "ARM", "Aruba": "ARU", "Australia": "AUS", "Austria": "AUT",
-    "Azerbaijan": "AZE", "Bahamas": "BAH", "Bahrain": "BRN", "Bangladesh": "BAN", "Barbados": "BAR",
-    "Belgium": "BEL", "Bermuda": "BER", "Bhutan": "BHU", "Bolivia": "BOL", "Botswana": "BOT",
-    "Brazil": "BRA", "British Virgin Islands": "IVB", "Brunei Darussalam": "BRU", "Bulgaria": "BUL",
-    "Burundi": "BDI", "Cameroon": "CMR", "Canada": "CAN", "Cape Verde": "CPV", "Cayman Islands": "CAY",
-    "Central African Republic": "CAF", "Chad": "CHA", "Chile": "CHI", "Chinese Taipei": "TPE",
-    "Colombia": "COL", "Comoros": "COM", "Costa Rica": "CRC", "Cote d'Ivoire": "CIV", "Croatia": "CRO",
-    "Cuba": "CUB", "Cyprus": "CYP", "Czech Republic": "CZE", "Democratic Republic of the Congo": "COD",
-    "Denmark": "DEN", "Djibouti": "DJI", "Dominica": "DMA", "Dominican Republic": "DOM", "Ecuador": "ECU",
-    "Egypt": "EGY", "El Salvador": "ESA", "England": "ENG", "Equatorial Guinea": "GEQ", "Eritrea": "ERI",
-    "Estonia": "EST", "Eswatini": "SWZ", "Ethiopia": "ETH", "Faroe Islands": "FAI", "Fiji": "FIJ",
-    "Finland": "FIN", "France": "FRA", "Gabon": "GAB", "Gambia": "GAM", "Georgia": "GEO", "Germany": "GER",
-    "Ghana": "GHA", "Greece": "GRE", "Guam": "GUM", "Guatemala": "GUA", "Guernsey": "GCI", "Guyana": "GUY",
-    "Haiti": "HAI", "Honduras": "HON", "Hong Kong": "HKG", "Hungary": "HUN", "Iceland": "ISL",
-    "India": "IND", "Indonesia": "INA", "Iran": "IRI", "Iraq": "IRQ", "Ireland": "IRL", "Israel": "ISR",
-    "Italy": "ITA", "Jamaica": "JAM", "Japan": "JPN", "Jersey": "JCI", "Jordan": "JOR", "Kazakhstan": "KAZ",
-    "Kenya": "KEN", "Kosovo": "KOS", "Kuwait": "KUW", "Kyrgyzstan": "KGZ", "Laos": "LAO", "Latvia": "LAT",
-    "Lebanon": "LBN", "Lesotho": "LES", "Liberia": "LBR", "Libya": "LBA", "Liechtenstein": "LIE",
-    "Lithuania": "LTU", "Luxembourg": "LUX", "Madagascar": "MAD", "Malawi": "MAW", "Malaysia": "MAS",
-    "Maldives": "MDV", "Mali": "MLI", "Malta": "MLT", "Mauritania": "MTN", "Mauritius": "MRI",
-    "Mexico": "MEX", "Moldova": "MDA", "Monaco": "MNC", "Mongolia": "MGL", "Montenegro": "MNE",
-    "Morocco": "MAR", "Mozambique": "MOZ", "Myanmar": "MYA", "Namibia": "NAM", "Nauru": "NRU",
-    "Nepal": "NEP", "Netherlands": "NED", "Netherlands Antilles": "AHO", "New Zealand": "NZL",
-    "Nicaragua": "NCA", "Niger": "NIG", "Nigeria": "NGR", "North Macedonia": "MKD", "Norway": "NOR",
-    "Oman": "OMA", "Palau": "PLW", "Palestine": "PLE", "Panama": "PAN", "Papua New Guinea": "PNG",
-    "Paraguay": "PAR", "Peru": "PER", "Philippines": "PHI", "Poland": "POL", "Portugal": "POR",
-    "Puerto Rico": "PUR", "Qatar": "QAT", "Romania": "ROU", "Rwanda": "RWA", "Saint Kitts and Nevis": "SKN",
-    "Saint Lucia": "LCA", "Saint Vincent and the Grenadines": "VIN", "San Marino": "SMR",
-    "Sao Tome and Principe": "STP", "Saudi Arabia": "KSA", "Scotland": "SCO", "Senegal": "SEN",
-    "Serbia": "SRB", "Seychelles": "SEY", "Sierra Leone": "SLE", "Singapore": "SGP", "Slovakia": "SVK",
-    "Slovenia": "SLO", "Somalia": "SOM", "South Africa": "RSA", "South Korea": "KOR", "South Sudan": "SSD",
-    "Spain": "ESP", "Sri Lanka": "SRI", "Sudan": "SUD", "Suriname": "SUR", "Sweden": "SWE",
-    "Switzerland": "SUI", "Syria": "SYR", "Tajikistan": "TJK", "Tanzania": "TAN", "Thailand": "THA",
-    "Timor-Leste": "TLS", "Togo": "TOG", "Trinidad & Tobago": "TTO", "Tunisia": "TUN", "Turkey": "TUR",
-    "US Virgin Islands": "ISV", "Uganda": "UGA", "Ukraine": "UKR", "United Arab Emirates": "UAE",
-    "United States of America": "USA", "Uruguay": "URU", "Uzbekistan": "UZB", "Venezuela": "VEN",
-    "Wales": "WLS", "Yemen": "YEM", "Zambia": "ZAM", "Zimbabwe": "ZIM",
-}
 
 
 def is_chennai_folder(path: Path) -> bool:
@@ -111,7 +70,7 @@ def load_events(folder: Path) -> list[Any]:
     rounds = data["rounds"]
     names = data["teams"]
     _check_facts(facts, rounds, names)
-    ids = {name: team_id_for(FEDERATIONS[_country(name)], name) for name in names}
+    ids = {name: team_id_for(federation_of(name), name) for name in names}
     numbers = _round1_pairing_numbers(rounds[0]["matches"], facts.round1_table_numbers)
     orders = _board_orders(rounds)
     t = facts.tournament_id
@@ -163,13 +122,8 @@ def _team_event(t: str, name: str, team_id: str, number: int | None, order: list
     )
     return TeamRegistered(
         event_id=event_ids.team(t, team_id), tournament_id=t, team_id=team_id, name=name,
-        federation=FEDERATIONS[_country(name)], pairing_number=number, players=tuple(players),
+        federation=federation_of(name), pairing_number=number, players=tuple(players),
     )
-
-
-def _country(team: str) -> str:
-    """The federation's name of a team: "India 2" -> "India"."""
-    return re.sub(r"\s\d+$", "", team)
 
 
 def _player_key(player: dict[str, Any]) -> str:

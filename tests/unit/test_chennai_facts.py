@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from olympiad.cli import app
 from producers.importers import chennai
+from producers.importers.federations import federation_of
 from producers.sources import SHIPPED_DIR, facts_path
 from tests.conftest import SHARED_DATA
 from tests.needs import missing
@@ -73,3 +74,10 @@ def test_a_decision_the_data_does_not_bear_is_refused_by_the_cli(bare_copy, tmp_
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.stderr.split())
     assert "Traceback" not in result.output
+
+
+def test_federation_codes_are_data_and_an_unknown_country_is_named():
+    """The country -> FIDE code table is ``olympiad/data/fide-federations.json`` (no facts in code)."""
+    assert (federation_of("India"), federation_of("India 2"), federation_of("Trinidad & Tobago")) == ("IND", "IND", "TTO")
+    with pytest.raises(ValueError, match="team 'Atlantis 3': no FIDE federation code for 'Atlantis' in fide-federations.json"):
+        federation_of("Atlantis 3")

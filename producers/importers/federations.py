@@ -1,0 +1,27 @@
+"""FIDE federation codes of teams named by country, as the Chennai 2022 data names them
+("India 2" is India's second team: IND). The table is data, ``olympiad/data/fide-federations.json``."""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+TABLE = Path(__file__).resolve().parents[2] / "olympiad" / "data" / "fide-federations.json"
+
+
+@lru_cache(maxsize=1)
+def federation_codes() -> dict[str, str]:
+    """Country name -> FIDE federation code (three letters), read once from ``TABLE``."""
+    return json.loads(TABLE.read_text(encoding="utf-8"))["federations"]
+
+
+def federation_of(team: str) -> str:
+    """The FIDE code of the federation of ``team`` ("India 2" -> "IND": a trailing number is the
+    federation's second or third team). Raises ``ValueError`` naming the team and the table when
+    its country is not in the table."""
+    country = re.sub(r"\s\d+$", "", team)
+    try:
+        return federation_codes()[country]
+    except KeyError:
+        raise ValueError(f"team {team!r}: no FIDE federation code for {country!r} in {TABLE.name}") from None
