@@ -510,6 +510,8 @@ class Worker:
 
 
 def main() -> None:
+    """``python -m projections.worker``: project ``tournament-log`` into the read models of
+    ``$DATABASE_URL`` (SQLite under ``var/`` by default) until SIGTERM or Ctrl-C."""
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     (ROOT / "var").mkdir(exist_ok=True)
     worker = Worker()
