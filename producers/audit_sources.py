@@ -51,15 +51,14 @@ def _file(path: Path, tid: str | None) -> tuple[str, list[LogRecord], Published]
 
     from projections.eventlog import read_chain, read_log
 
-    read_log(path)  # refuses a file that is not a log, naming the line, before the audit
+    events = iter(read_log(path))  # refuses a file that is not a log, naming the line, before the audit
     hashes = read_chain(path)  # the chain file beside it, if any: each event's hashes
     records = []
     with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as fh:
         for n, raw in enumerate(fh, start=1):
-            if raw.strip():
-                body = raw.rstrip(b"\r\n").decode("utf-8")
-                prev, chain = hashes.get(json.loads(body)["event_id"], (None, None)) if hashes else (None, None)
-                records.append(LogRecord(body, chain, f"line {n}", prev))
+            if raw.strip():  # the non-blank lines are read_log's events, in order
+                prev, chain = hashes.get(next(events).event_id, (None, None))
+                records.append(LogRecord(raw.rstrip(b"\r\n").decode("utf-8"), chain, f"line {n}", prev))
     if not records:
         raise ValueError(f"{path}: an empty log")
     first = json.loads(records[0].body).get("tournament_id", "")

@@ -24,8 +24,10 @@ _JSON_POSITION = re.compile(r"line \d+ column (\d+) \(char \d+\)")  # json's pos
 
 def write_log(path: Path, events: Iterable[Any], with_chain: bool = False) -> int:
     """Write ``events`` to ``path`` (canonical JSON, one per line); returns the number written.
-    ``with_chain``: also write their hash chain beside it (``chain_path``, ``write_chain``'s form)
-    from the same lines.
+    ``with_chain``: also write their hash chain beside it (``chain_path``): one line per event, its
+    id, the hash before it and the hash through it (``schemas.chain``, per tournament, through the
+    text of its line), tab-separated. With it the audit of the log names a changed, a deleted or a
+    moved event at the event, as on ``tournament-log``'s record headers.
 
     Gzip output carries no file name or time stamp, so the same events give the same bytes.
     """
@@ -48,32 +50,18 @@ def chain_path(path: Path) -> Path:
     return path.with_name(path.name + ".chain")
 
 
-def write_chain(path: Path, events: Iterable[Any]) -> Path:
-    """Write, beside the event log ``path``, the hash chain of its events (``schemas.chain``, per
-    tournament, through each event's canonical JSON: the text of its line) and return its path.
-
-    One line per event: its id, the hash before it and the hash through it, tab-separated. With it
-    the audit of the log names a changed, a deleted or a moved event at the event, as it does on
-    ``tournament-log``'s record headers (without it, at the signed checkpoint of its round).
-    """
-    events = list(events)
-    return _write_chain(path, events, [canonical_json(e) for e in events])
-
-
-def _write_chain(path: Path, events: list[Any], bodies: list[str]) -> Path:
+def _write_chain(path: Path, events: list[Any], bodies: list[str]) -> None:
     heads: dict[str, str] = {}
     lines = []
     for event, body in zip(events, bodies):
         prev = heads.get(event.tournament_id) or chain_start(event.tournament_id)
         heads[event.tournament_id] = head = chain_next(prev, body)
         lines.append(f"{event.event_id}\t{prev}\t{head}\n")
-    out = chain_path(path)
-    out.write_text("".join(lines), encoding="utf-8")
-    return out
+    chain_path(path).write_text("".join(lines), encoding="utf-8")
 
 
 def read_chain(path: Path) -> dict[str, tuple[str, str]]:
-    """The chain file beside the log ``path`` (``write_chain``): event id -> (the hash before it,
+    """The chain file beside the log ``path`` (``write_log(..., with_chain=True)``): event id -> (the hash before it,
     the hash through it), the first line of each id; empty when there is no chain file. Raises
     ``ValueError`` naming the line for a line that is not three tab-separated fields."""
     chain = chain_path(path)
