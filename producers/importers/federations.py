@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from pathlib import Path
 
-TABLE = Path(__file__).resolve().parents[2] / "olympiad" / "data" / "fide-federations.json"
+from producers.sources import SHIPPED_DIR
+
+TABLE = SHIPPED_DIR / "fide-federations.json"
 
 
 @lru_cache(maxsize=1)
