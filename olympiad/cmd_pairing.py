@@ -232,8 +232,8 @@ def simulate(
 ) -> None:
     """Simulate a whole tournament (Elo-based results, the engine's pairings) and write its event log.
 
-    Without ``--teams`` the team count, round count, ratings, draw, forfeit, absence and withdrawal
-    rates are all drawn from ``--seed`` (``producers.simulator.draw_spec``). Exit status 1 if the
+    Without --teams the team count, round count, ratings, draw, forfeit, absence and withdrawal
+    rates are all drawn from --seed (producers.simulator.draw_spec). Exit status 1 if the
     simulation stopped early (a round the engine could not pair); the log of the rounds played is
     written all the same."""
     from producers.simulator import SimulationSpec, draw_spec, simulate as run

@@ -7,7 +7,7 @@ from processors.deciders import identity
 from processors.tournament import RuleViolation, TournamentState
 from schemas import event_ids
 from schemas.events import TournamentCreated
-from schemas.profile import PROFILES, RuleProfile
+from schemas.profile import PROFILES, RuleProfile, named
 
 
 def create(state: TournamentState, c: Any) -> list[Any]:
@@ -18,8 +18,7 @@ def create(state: TournamentState, c: Any) -> list[Any]:
     """
     profile = resolve_profile(c.profile)
     if c.rounds is not None and c.rounds != profile.rounds:
-        profile = RuleProfile.model_validate({**profile.model_dump(), "rounds": c.rounds,
-                                              "name": f"{profile.name}-{c.rounds}-rounds"})
+        profile = named(RuleProfile.model_validate({**profile.model_dump(), "rounds": c.rounds}))
     if c.starts and c.ends and c.ends < c.starts:
         raise RuleViolation(f"the tournament ends ({c.ends}) before it starts ({c.starts})", field="ends",
                             rule="dates in order")

@@ -47,6 +47,23 @@ def test_a_profile_keeping_a_built_in_name_with_other_rules_is_refused():
     assert store.events() == []
 
 
+def test_a_built_in_profile_with_other_rules_gets_a_name_of_its_own():
+    """One naming for every door: ``olympiad new --rounds 7`` and ``olympiad simulate --rounds 7``
+    both record ``<profile>-7-rounds``; any other change is a hashed variant."""
+    from schemas.profile import SWISS_TEAM_2026, named
+
+    assert named(OLYMPIAD_2022) is OLYMPIAD_2022
+    assert named(SWISS_TEAM_2026.model_copy(update={"rounds": 7})).name == "swiss-team-2026-7-rounds"
+    variant = named(OLYMPIAD_2022.model_copy(update={"rounds": 7, "boards": 6})).name
+    assert variant.startswith("olympiad-2022-variant-") and len(variant) == len("olympiad-2022-variant-") + 8
+    from processors.tournament import TournamentState
+
+    create = {"command": "CreateTournament", "actor": {"role": "chief", "id": "chief"}, "tournament_id": TID,
+              "name": "Club", "profile": "swiss-team-2026", "rounds": 7}
+    created = handle(TournamentState(), parse_command(create)).events[0]
+    assert (created.profile.name, created.profile.rounds) == ("swiss-team-2026-7-rounds", 7)
+
+
 @pytest.mark.parametrize("field, value, rule", [
     ("round", True, "strict JSON types"),
     ("table", "1_0", "strict JSON types"),
