@@ -238,7 +238,7 @@ def simulate(
     written all the same."""
     from producers.simulator import SimulationSpec, draw_spec, simulate as run
     from projections.eventlog import write_log
-    from schemas.profile import get_profile
+    from schemas.profile import get_profile, with_rounds
 
     try:
         base = get_profile(profile_name)
@@ -249,7 +249,7 @@ def simulate(
         spec = draw_spec(seed, base, rounds=(rounds, rounds) if rounds else (5, 11))
     else:
         r = rounds or 11
-        spec = SimulationSpec(teams=teams, rounds=r, seed=seed, profile=base.model_copy(update={"rounds": r}),
+        spec = SimulationSpec(teams=teams, rounds=r, seed=seed, profile=with_rounds(base, r),
                               tournament_id=f"sim-{teams}-{seed}")
     sim = run(spec)
     n = write_log(out, sim.events)

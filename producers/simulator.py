@@ -33,7 +33,7 @@ from schemas.events import (
     TeamWithdrawn,
     TournamentCreated,
 )
-from schemas.profile import RuleProfile, named
+from schemas.profile import RuleProfile, named, with_rounds
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,12 @@ def draw_spec(seed: int, profile: RuleProfile, teams: tuple[int, int] = (6, 80),
     team count and round count uniform in the inclusive ranges ``teams`` and ``rounds`` (rounds at
     most teams - 1), the rating mean (1600-2500) and spread (sd 50-400), the draw rate (0.15-0.6),
     and the rates of board forfeits (0-2 %), whole-match forfeits (0-5 %), absences (0-6 %) and
-    withdrawals (0-4 %). ``profile`` is copied with the drawn number of rounds."""
+    withdrawals (0-4 %). ``profile`` is played over the drawn number of rounds (``with_rounds``)."""
     rng = random.Random(f"draw-spec/{seed}")
     n = rng.randint(*teams)
     r = min(rng.randint(*rounds), n - 1)
     return SimulationSpec(
-        teams=n, rounds=r, seed=seed, profile=profile.model_copy(update={"rounds": r}),
+        teams=n, rounds=r, seed=seed, profile=with_rounds(profile, r),
         tournament_id=tournament_id or f"sim-{profile.name}-{seed}",
         draw_rate=round(rng.uniform(0.15, 0.6), 3),
         board_forfeit_rate=round(rng.uniform(0, 0.02), 4),

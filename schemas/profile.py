@@ -216,10 +216,19 @@ def get_profile(name: str) -> RuleProfile:
         raise KeyError(f"unknown rule profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None
 
 
+def with_rounds(profile: RuleProfile, rounds: int) -> RuleProfile:
+    """``profile`` played over ``rounds`` rounds, named ``<name>-<rounds>-rounds`` (a club's 5-round
+    event under olympiad-2022 is ``olympiad-2022-5-rounds``); ``profile`` itself when it already has
+    that many. The one naming of every door (``olympiad new --rounds``, ``olympiad simulate``).
+    Raises ``pydantic.ValidationError`` for a round count the profile schema refuses (below 1)."""
+    if rounds == profile.rounds:
+        return profile
+    return RuleProfile.model_validate({**profile.model_dump(), "rounds": rounds, "name": f"{profile.name}-{rounds}-rounds"})
+
+
 def named(profile: RuleProfile) -> RuleProfile:
     """``profile`` under a name that names its rules: a built-in profile's name kept with other
-    rules becomes ``<name>-<N>-rounds`` when only the number of rounds differs (a club's 5-round
-    event), else ``<name>-variant-<first 8 hex of the SHA-256 of its canonical JSON>``, so that a
+    rules becomes ``<name>-variant-<first 8 hex of the SHA-256 of its canonical JSON>``, so that a
     replay never mistakes it for the built-in (a profile's name names its rules)."""
     import hashlib
     import json
@@ -227,7 +236,5 @@ def named(profile: RuleProfile) -> RuleProfile:
     builtin = PROFILES.get(profile.name)
     if builtin is None or builtin == profile:
         return profile
-    if builtin.model_copy(update={"rounds": profile.rounds}) == profile:
-        return profile.model_copy(update={"name": f"{profile.name}-{profile.rounds}-rounds"})
     text = json.dumps(profile.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     return profile.model_copy(update={"name": f"{profile.name}-variant-{hashlib.sha256(text.encode()).hexdigest()[:8]}"})

@@ -7,7 +7,7 @@ from processors.deciders import identity
 from processors.tournament import RuleViolation, TournamentState
 from schemas import event_ids
 from schemas.events import TournamentCreated
-from schemas.profile import PROFILES, RuleProfile, named
+from schemas.profile import PROFILES, RuleProfile, with_rounds
 
 
 def create(state: TournamentState, c: Any) -> list[Any]:
@@ -17,8 +17,8 @@ def create(state: TournamentState, c: Any) -> list[Any]:
     changing its rules (a replay could not tell them apart); dates out of order.
     """
     profile = resolve_profile(c.profile)
-    if c.rounds is not None and c.rounds != profile.rounds:
-        profile = named(RuleProfile.model_validate({**profile.model_dump(), "rounds": c.rounds}))
+    if c.rounds is not None:
+        profile = with_rounds(profile, c.rounds)
     if c.starts and c.ends and c.ends < c.starts:
         raise RuleViolation(f"the tournament ends ({c.ends}) before it starts ({c.starts})", field="ends",
                             rule="dates in order")

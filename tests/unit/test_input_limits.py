@@ -47,21 +47,28 @@ def test_a_profile_keeping_a_built_in_name_with_other_rules_is_refused():
     assert store.events() == []
 
 
-def test_a_built_in_profile_with_other_rules_gets_a_name_of_its_own():
-    """One naming for every door: ``olympiad new --rounds 7`` and ``olympiad simulate --rounds 7``
-    both record ``<profile>-7-rounds``; any other change is a hashed variant."""
-    from schemas.profile import SWISS_TEAM_2026, named
-
-    assert named(OLYMPIAD_2022) is OLYMPIAD_2022
-    assert named(SWISS_TEAM_2026.model_copy(update={"rounds": 7})).name == "swiss-team-2026-7-rounds"
-    variant = named(OLYMPIAD_2022.model_copy(update={"rounds": 7, "boards": 6})).name
-    assert variant.startswith("olympiad-2022-variant-") and len(variant) == len("olympiad-2022-variant-") + 8
+def test_a_profile_over_other_rounds_has_one_name_at_every_door():
+    """``olympiad new --rounds 7``, ``olympiad simulate --rounds 7`` and a drawn tournament all
+    record ``<profile>-7-rounds`` (``schemas.profile.with_rounds``), a whole custom profile too;
+    any other change to a built-in is a hashed variant (``named``)."""
+    from producers.simulator import draw_spec
     from processors.tournament import TournamentState
+    from schemas.profile import SWISS_TEAM_2026, named, with_rounds
 
+    assert with_rounds(SWISS_TEAM_2026, 11) is SWISS_TEAM_2026
     create = {"command": "CreateTournament", "actor": {"role": "chief", "id": "chief"}, "tournament_id": TID,
               "name": "Club", "profile": "swiss-team-2026", "rounds": 7}
     created = handle(TournamentState(), parse_command(create)).events[0]
     assert (created.profile.name, created.profile.rounds) == ("swiss-team-2026-7-rounds", 7)
+    assert created.profile == with_rounds(SWISS_TEAM_2026, 7)
+    mine = {**OLYMPIAD_2008.model_dump(mode="json"), "name": "my-league"}
+    custom = handle(TournamentState(), parse_command({**create, "profile": mine, "rounds": 5})).events[0].profile
+    assert (custom.name, custom.rounds, custom.tiebreaks) == ("my-league-5-rounds", 5, OLYMPIAD_2008.tiebreaks)
+    drawn = draw_spec(11, SWISS_TEAM_2026, rounds=(7, 7))
+    assert (drawn.rounds, drawn.profile.name) == (7, "swiss-team-2026-7-rounds")
+    assert named(drawn.profile) is drawn.profile
+    variant = named(OLYMPIAD_2022.model_copy(update={"boards": 6})).name
+    assert variant.startswith("olympiad-2022-variant-") and len(variant) == len("olympiad-2022-variant-") + 8
 
 
 @pytest.mark.parametrize("field, value, rule", [
