@@ -4,11 +4,13 @@ Which broker (session-scoped, first that applies):
 
 1. ``KAFKA_BOOTSTRAP_SERVERS`` is set: that cluster (a developer's own broker; ``.ci/run`` sets nothing, so CI gets 3.);
 2. a Docker engine answers: testcontainers' Kafka module (Confluent Platform 8.1 = Apache Kafka 4.1, KRaft);
-3. otherwise ``deploy/kafka.sh`` starts a fresh broker of its own (``var/kafka-test``, port 19092),
-   stopped at the end of the session.
+3. otherwise ``deploy/kafka.sh`` starts a fresh broker of its own (``var/kafka-test-<port>``), stopped
+   at the end of the session, on ``KAFKA_PORT`` (its controller on ``KAFKA_PORT + 1``) if set, else
+   on a free pair of ports, so that two test runs on one machine never share a broker.
 
 Which PostgreSQL: ``DATABASE_URL`` if set, else testcontainers' PostgreSQL when Docker answers, else
-``deploy/postgres.sh`` with its own cluster (``var/postgres-test``, port 55433), stopped at the end.
+``deploy/postgres.sh`` with its own cluster (``var/postgres-test-<port>``) on ``POSTGRES_PORT`` if set,
+else on a free port, stopped at the end.
 
 Every test gets its own topic prefix (``topic_prefix``), so tests never read each other's events,
 also on a shared cluster.
@@ -16,6 +18,7 @@ also on a shared cluster.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import uuid
 from collections.abc import Iterator
@@ -24,8 +27,32 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TEST_KAFKA_PORT = "19092"
-TEST_POSTGRES_PORT = "55433"
+
+
+def _port_free(port: int) -> bool:
+    """True if nothing listens on 127.0.0.1:``port`` (a bind succeeds)."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def _free_ports(variable: str, count: int) -> int:
+    """The first of ``count`` consecutive free ports on 127.0.0.1: ``$variable`` when set (an operator's
+    choice is kept as given), else a free run found by binding port 0 (why: two suites on one machine
+    must not start their brokers on the same fixed port)."""
+    given = os.environ.get(variable)
+    if given:
+        return int(given)
+    for _ in range(200):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            first = s.getsockname()[1]
+        if first + count < 65536 and all(_port_free(first + i) for i in range(1, count)):
+            return first
+    raise RuntimeError(f"no {count} consecutive free ports on 127.0.0.1; set {variable}")
 
 
 def _docker_answers() -> bool:
@@ -63,15 +90,16 @@ def kafka_bootstrap() -> Iterator[str]:
         with KafkaContainer("confluentinc/cp-kafka:8.1.0").with_kraft() as kafka:
             yield kafka.get_bootstrap_server()
         return
+    port = _free_ports("KAFKA_PORT", 2)
     env = {
-        "KAFKA_HOME": str(ROOT / "var" / "kafka-test"),
-        "KAFKA_PORT": TEST_KAFKA_PORT,
-        "KAFKA_CONTROLLER_PORT": str(int(TEST_KAFKA_PORT) + 1),
+        "KAFKA_HOME": str(ROOT / "var" / f"kafka-test-{port}"),
+        "KAFKA_PORT": str(port),
+        "KAFKA_CONTROLLER_PORT": str(port + 1),
     }
     _run_deploy("kafka.sh", "reset", env=env)
     _run_deploy("kafka.sh", "start", env=env)
     try:
-        yield f"127.0.0.1:{TEST_KAFKA_PORT}"
+        yield f"127.0.0.1:{port}"
     finally:
         _run_deploy("kafka.sh", "stop", env=env)
 
@@ -89,7 +117,8 @@ def database_url() -> Iterator[str]:
         with PostgresContainer("postgres:15") as pg:
             yield pg.get_connection_url()
         return
-    env = {"POSTGRES_HOME": str(ROOT / "var" / "postgres-test"), "POSTGRES_PORT": TEST_POSTGRES_PORT}
+    port = _free_ports("POSTGRES_PORT", 1)
+    env = {"POSTGRES_HOME": str(ROOT / "var" / f"postgres-test-{port}"), "POSTGRES_PORT": str(port)}
     _run_deploy("postgres.sh", "reset", env=env)
     url = _run_deploy("postgres.sh", "start", env=env).strip().removeprefix("DATABASE_URL=")
     try:
