@@ -98,14 +98,16 @@ def pair(
                                           "as IND, or a name such as India) got its opponent and colour"),
     trace: bool = typer.Option(False, "--trace", help="print every decision of the pairing"),
     absent: List[str] = typer.Option([], "--absent", metavar="TEAM", help="a team (id or name) that will not play "
-                                     "the round (repeatable)"),
+                                     "the round, besides the absences and late entries the log records (repeatable)"),
     profile_name: Optional[str] = typer.Option(None, "--profile", help=f"pair under this profile ({PROFILE_NAMES}) instead of the log's"),
     infer: bool = typer.Option(True, "--infer-colours/--no-infer-colours", help="reconstruct board-1 colours the source does not have"),
     compare: bool = typer.Option(False, "--compare", help="compare with the published pairing of the round"),
     as_json: bool = typer.Option(False, "--json", help="print the PairingProposed event as canonical JSON"),
 ) -> None:
-    """Print the engine's proposed pairing of round ROUND of SOURCE (from the rounds before it)."""
-    from projections.pairing import NoLegalPairing, propose_pairing
+    """Print the engine's proposed pairing of round ROUND of SOURCE (from the rounds before it): the
+    arbiter's `round pair` proposal, with the log's absences, late entries and withdrawals."""
+    from processors.tournament import RuleViolation
+    from projections.pairing.proposal import propose_round
     from schemas.canonical import canonical_json
 
     events = load_or_refuse(source)
@@ -119,9 +121,9 @@ def pair(
     explained = team_of(history, explain, "--explain") if explain is not None else None  # refused before printing
     absent_teams = {team_of(history, a, "--absent") for a in absent} | (set(published.absent) if published is not None else set())
     arbiter_made = _arbiter_made(source, events) if compare else {}
-    try:
-        pairing = propose_pairing(history, profile, rnd, absent_teams)
-    except (ValueError, NoLegalPairing) as exc:
+    try:  # the log's absences, late entries and withdrawals, as the arbiter's `round pair` takes them
+        pairing = propose_round(state, rnd, profile=profile, history=history, absent=absent_teams)
+    except RuleViolation as exc:
         refuse(exc)
     if as_json:
         sys.stdout.write(canonical_json(pairing.to_event(state.tournament_id or "")) + "\n")

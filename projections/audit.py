@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from processors.tournament import TournamentState
+from processors.tournament import RuleViolation, TournamentState
 from projections.replay import replay
 from schemas.chain import chain_next, chain_start, checkpoint_message
 from schemas.events import parse_event
@@ -298,9 +298,7 @@ class _Proposals:
         return [d for rnd in sorted(self.found) for d in self.found[rnd]]
 
     def _check(self, base: TournamentState, rnd: int) -> list[Divergence]:
-        from projections.history import build_history
-        from projections.pairing.engine import propose_pairing
-        from projections.pairing.matching import NoLegalPairing
+        from projections.pairing.proposal import propose_round
 
         out: list[Divergence] = []
         if rnd - 1 > max(base.rounds, default=0):
@@ -309,8 +307,8 @@ class _Proposals:
         if rnd > 1 and not base.round_complete(rnd - 1):
             return out  # published while the round was in progress: nothing to reproduce
         try:
-            proposal = propose_pairing(build_history(base, rnd - 1), base.profile, rnd, base.not_playing(rnd))
-        except (NoLegalPairing, ValueError) as exc:
+            proposal = propose_round(base, rnd)
+        except RuleViolation as exc:
             out.append(Divergence("proposal", rnd, "the engine", f"published a proposal; the log gives none ({exc})"))
             return out
         _pairing("proposal", rnd, self.published[rnd], proposal, out)

@@ -184,12 +184,11 @@ def _proposal_row(state: TournamentState) -> dict[str, Any] | None:
     the constraint that cannot be met, so that a projection never stops on an unpairable round."""
     # Imported here: the pairing engine (networkx) costs a reader of the tables (an audit, a
     # scoreboard) a fifth of a second of start-up it never uses.
-    from projections.pairing.matching import NoLegalPairing
     from projections.pairing.read_model import next_round_proposal
 
     try:
         event = next_round_proposal(state)
-    except NoLegalPairing as exc:
+    except RuleViolation as exc:
         return {"tournament_id": state.tournament_id, "round": max(state.rounds, default=0) + 1, "digest": None, "body": None, "error": str(exc)}
     if event is None:
         return None

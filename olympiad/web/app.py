@@ -32,7 +32,6 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from processors.tournament import RuleViolation, TournamentState
-from projections.pairing.matching import NoLegalPairing
 from projections.pairing.read_model import next_round_proposal
 from olympiad.web import pages, views
 from olympiad.web.guards import Guards
@@ -196,10 +195,7 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         return datetime.now(timezone.utc).isoformat()
 
     def proposed_or_refuse(state: TournamentState, rnd: int) -> PairingProposed:
-        try:
-            event = next_round_proposal(state)
-        except NoLegalPairing as exc:
-            raise ApiError(422, str(exc), field="round", rule="a legal pairing exists") from None
+        event = next_round_proposal(state)  # a round that cannot be paired: RuleViolation, 422
         if event is None or event.round != rnd:
             raise views.NotFound(f"no proposal for round {rnd}: the pairing exists once round {rnd - 1} is complete")
         return event

@@ -206,9 +206,7 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
     def explanation(tid: str, rnd: int, team: str | None = Query(None, description="a team id: its lines only")) -> dict[str, Any]:
         """The pairing engine's decision trace for round ``rnd`` (the next round to pair): score
         groups, floaters, opponents, colours, tables (``projections.pairing.engine``)."""
-        from projections.history import build_history
-        from projections.pairing.engine import propose_pairing
-        from projections.pairing.matching import NoLegalPairing
+        from projections.pairing.proposal import propose_round
 
         check_tournament(tid)
         with backend.read() as snap:
@@ -217,10 +215,7 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
                 raise ApiError(422, f"round {rnd} is not the round to pair (next: {state.last_round + 1}, once "
                                     f"round {state.last_round} is complete)", field="round",
                                rule="pair a round when the previous round is complete")
-            try:
-                pairing = propose_pairing(build_history(state, rnd - 1), state.profile, rnd, state.not_playing(rnd))
-            except NoLegalPairing as exc:
-                raise ApiError(422, str(exc), field="round", rule="a legal pairing exists") from None
+            pairing = propose_round(state, rnd)  # the proposal's own inputs; RuleViolation: 422
         return {"round": rnd, "trace": list(pairing.trace), "team": team,
                 "explain": pairing.explain(team) if team else []}
 

@@ -34,19 +34,14 @@ def _next_round(state: TournamentState, rnd: int) -> None:
 
 
 def pair(state: TournamentState, c: Any) -> list[Any]:
-    """``PairRound`` -> ``PairingProposed``: the engine's pairing under the tournament's profile
-    (``projections.pairing.engine.propose_pairing``). Refused before the previous round is
-    complete, or when no legal pairing exists (the rule that cannot be met)."""
-    from projections.history import build_history
-    from projections.pairing.engine import propose_pairing
-    from projections.pairing.matching import NoLegalPairing
+    """``PairRound`` -> ``PairingProposed``: the engine's pairing under the tournament's profile,
+    from the log's absences, late entries and withdrawals (``projections.pairing.proposal``, the
+    function ``olympiad pair`` calls too). Refused before the previous round is complete, or when
+    no legal pairing exists (the rule that cannot be met)."""
+    from projections.pairing.proposal import propose_round
 
     _next_round(state, c.round)
-    absent = state.not_playing(c.round)
-    try:
-        proposal = propose_pairing(build_history(state, c.round - 1), state.profile, c.round, absent)
-    except NoLegalPairing as exc:
-        raise RuleViolation(f"no legal pairing of round {c.round}: {exc}", field="round", rule="a legal pairing exists") from None
+    proposal = propose_round(state, c.round)
     prefix = event_ids.proposal(c.tournament_id, c.round)
     event = identity.numbered(state, prefix, lambda eid: PairingProposed(
         event_id=eid, **identity.stamp(c), round=c.round, tables=proposal.tables, bye=proposal.bye,

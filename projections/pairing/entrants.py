@@ -45,8 +45,9 @@ class Entrant:
 
 def teams_to_pair(history: History, rnd: int, absent: Iterable[str] = ()) -> list[str]:
     """The team ids to pair in round ``rnd``, in registration order: every registered team that
-    has not withdrawn before ``rnd`` and is not in ``absent`` (the first step of every pairing
-    system of the package: D.02 and C.04.6).
+    has entered by ``rnd`` (a late entry plays from its ``entered`` round), has not withdrawn by
+    ``rnd`` and is not in ``absent`` (the first step of every pairing system of the package: D.02
+    and C.04.6).
 
     Raises ``ValueError`` if the history does not end with round ``rnd - 1``, if a match of it is
     not complete, or if ``absent`` names an unknown team.
@@ -62,8 +63,8 @@ def teams_to_pair(history: History, rnd: int, absent: Iterable[str] = ()) -> lis
     if unknown:
         raise ValueError(f"absent team {unknown[0]!r} is not registered")
     return [
-        t for t in history.teams
-        if t not in absent and not (t in history.withdrawn and history.withdrawn[t] <= rnd)
+        t for t, info in history.teams.items()
+        if t not in absent and info.entered <= rnd and not (t in history.withdrawn and history.withdrawn[t] <= rnd)
     ]
 
 

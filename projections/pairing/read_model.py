@@ -6,7 +6,7 @@ from __future__ import annotations
 from processors.tournament import TournamentState
 from projections.history import build_history
 from projections.memo import slot_memo
-from projections.pairing.engine import propose_pairing
+from projections.pairing.proposal import propose_round
 from schemas.events import PairingProposed
 
 # The proposal is asked for after every batch that changed the tournament (the projection
@@ -23,8 +23,9 @@ def next_round_proposal(state: TournamentState) -> PairingProposed | None:
     over while a board of it had no result: C.04 pairs on complete scores, so the proposal waits
     for that result), or the profile's last round has been paired.
 
-    Before round 1 the proposal exists as soon as two teams are registered. Teams listed absent
-    or withdrawn are left out (``propose_pairing``); raises ``NoLegalPairing`` when the next round
+    Before round 1 the proposal exists as soon as two teams are registered. Teams announced
+    absent, withdrawn or not entered yet are left out (``proposal.propose_round``, the function
+    ``round pair`` uses); raises ``RuleViolation`` (field ``round``, the rule) when the next round
     cannot be paired.
     """
     last = max(state.rounds, default=0)
@@ -36,4 +37,4 @@ def next_round_proposal(state: TournamentState) -> PairingProposed | None:
     tid = state.tournament_id or ""
     absent = state.not_playing(last + 1)  # announced absences, late entries not yet entered
     return _PROPOSALS.get(tid, (state.profile, history, absent),
-                          lambda: propose_pairing(history, state.profile, last + 1, absent).to_event(tid))
+                          lambda: propose_round(state, last + 1, history=history).to_event(tid))

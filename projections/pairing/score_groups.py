@@ -15,7 +15,8 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Iterable
 
 from projections.history import History
 from projections.standings import compute_standings
@@ -34,10 +35,33 @@ def order_keys(history: History, profile: RuleProfile, rnd: int, score: dict[str
     )
     if not by_standings or history.through_round == 0:
         return {t: (-score[t], numbers[t]) for t in score}
-    rows = {row.team_id: row for row in compute_standings(history, profile)}
+    rows = {row.team_id: row for row in compute_standings(ranked_as_entered(history, score), profile)}
     return {
         t: (-score[t], *(tiebreak_sort_key(name, rows[t].tiebreaks[name]) for name in profile.tiebreaks), numbers[t]) for t in score
     }
+
+
+def ranked_as_entered(history: History, teams: Iterable[str]) -> History:
+    """``history`` in which each of ``teams`` has a row in the standings after ``through_round``.
+
+    A late entry paired in its first round has no row in the standings after the round before
+    (it appears once it has entered: ``projections.standings``), yet R-O1 ranks the teams to pair
+    by those standings. It is ranked on its record so far, as every team is: each round before
+    its entry is a round without a pairing, 0 MP and 0 GP (spec README, standings rule 2; FIDE
+    C.04.1 F.5: a player known not to play a round is not paired and scores 0), and an unplayed
+    round in OSB and BH (rule 6, or the profile's ``unplayed`` reading). With 0 MP and every key
+    at its lowest it goes to the foot of the 0-MP group, then pairing number decides (R-O2: late
+    entries take the next numbers, D.02 2022 art. 3.1). Same teams, rounds and tournament id:
+    only ``TeamInfo.entered`` differs, so the memoised standings lines are shared.
+    """
+    late = [t for t in teams if history.teams[t].entered > history.through_round]
+    if not late:
+        return history
+    infos = dict(history.teams)
+    for t in late:
+        infos[t] = replace(infos[t], entered=history.through_round)
+    return History(infos, history.rounds, history.through_round, history.withdrawn, history.tournament_id,
+                   history.board_results)
 
 
 def describe_order(profile: RuleProfile, rnd: int) -> tuple[str, str]:
