@@ -185,7 +185,7 @@ def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
     meta = _comments(f)
     players = _players(f, meta)
     teams = _teams(f, players, meta)
-    profile = meta.get("profile") or _profile(f)
+    profile = _agreed(f, meta.get("profile"), _profile(f))
     tid = tournament_id or meta.get("tournament") or _slug(_tournament_name(f))
     team_of = {srn: t.tpn for t in teams.values() for srn in t.members}
     _name_teams(teams, players)
@@ -500,6 +500,21 @@ def _profile(f: _File) -> RuleProfile:
         rule = msg.split("[rule: ", 1)[1].rstrip("]") if "[rule: " in msg else f"rule profile: {key}"
         what = msg.split("[rule: ")[0].removeprefix("Value error, ").strip() if "[rule: " in msg else f"{shown(err.get('input'))} is not accepted"
         raise TrfError(f"{key.replace('_', ' ')}: {what}", line=n, record=tag, rule=rule) from None
+
+
+def _agreed(f: _File, exact: RuleProfile | None, read: RuleProfile) -> RuleProfile:
+    """The profile of the product's comment (``exact``) when the records agree with it, else the
+    one read from the records; a record that says otherwise than the comment (an edited 362, 352,
+    142 or 320) is refused naming it: which of the two the arbiter meant is not ours to guess."""
+    if exact is None:
+        return read
+    for tag, key in (("142", "rounds"), ("352", "boards"), ("362", "match_points"), ("320", "bye_award")):
+        if tag in f.records and getattr(read, key) != getattr(exact, key):
+            mine, theirs = getattr(read, key), getattr(exact, key)
+            show = (lambda v: v.model_dump(mode="json") if hasattr(v, "model_dump") else v)
+            raise TrfError(f"{key.replace('_', ' ')} {show(mine)} differ from the olympiad-events profile comment's {show(theirs)}",
+                           line=f.records[tag][0][0], record=tag, rule="one rule profile per file")
+    return exact
 
 
 _SCALE = re.compile(r"T([WDL])\s*(\S+)")

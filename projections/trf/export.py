@@ -266,7 +266,7 @@ class _Writer:
         mp = p.match_points
         pab_game = p.bye_award.gp / p.boards
         out += [f"142 {p.rounds}", f"152 {p.first_colour[0].upper()}",
-                "162 " + "    ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in
+                "162  " + "    ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in
                                      (("W", 1), ("D", Decimal("0.5")), ("L", 0), ("P", pab_game))),
                 f"192 {self.type_code}"]
         codes = [c07_code(name) for name in p.tiebreaks]

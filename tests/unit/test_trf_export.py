@@ -41,9 +41,10 @@ def test_lines_end_with_cr_and_tournament_records(round_3):
     assert lines(round_3, "082") == ["082 206"]
     assert lines(round_3, "142") == ["142 11"]
     assert lines(round_3, "352") == ["352 WBWB"]
-    # trf-teams.md §1.2: the spec-exact 362 line; 162 symbols at columns 6, 15, 24, 33 with P written out.
+    # trf-teams.md §1.2: the spec-exact 362 line; 162 symbols at columns 6, 15, 24, 33 (TRF26; gacrux reads a
+    # symbol at column 6 + 9k only) with P written out.
     assert lines(round_3, "362") == ["362 TW 2.0   TD 1.0   TL 0.0"]
-    assert lines(round_3, "162") == ["162 W 1.0    D 0.5    L 0.0    P 0.5"]
+    assert lines(round_3, "162") == ["162  W 1.0    D 0.5    L 0.0    P 0.5"]
     assert lines(round_3, "192") == ["192 CUSTOM_TEAM_SWISS_MP"]
     assert lines(round_3, "212") == ["212 MPTS,EMGSB/C1,GPTS,BH:MP/C1"]
 
