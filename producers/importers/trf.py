@@ -16,14 +16,21 @@ How the records become matches (../shared/spec/trf-teams.md §1.2-1.4):
 - board codes come from the two letters (``1 = 0 + -``); a present player facing an empty board
   gets ``+/-`` or ``-/+`` and the empty side's name is ``no player``.
 
-Read tolerantly: CR, LF or CRLF line ends; UTF-8, else Latin-1; ``362`` and ``299`` spacing
+Header records give the tournament's venue (022), dates (042/052) and chief arbiter (102). Every
+event is judged by the rules an input event meets (``processors.rules.check_event``).
+
+Read tolerantly: CR, LF or CRLF line ends, trailing blanks; UTF-8 (BOM or not), cp1252 or Latin-1
+(``projections.trf.encoding``); ``362`` and ``299`` spacing
 variants (trf-teams.md §1.4 traps 1-2; a ``299`` that only restates the forfeit values is accepted,
 any other abnormal points assignment refused: no event represents one); ``###`` comments. The product's own ``### olympiad-events``
-lines give back the tournament id, the exact rule profile, and team ids and federations; without them
+lines give back the tournament id, the exact rule profile, team ids and federations, names the records
+cut or respell and a late entry's first round (its ``TeamRegistered`` placed before that round's
+pairing); without them
 the tournament id comes from the argument or the ``012`` name, the profile is ``olympiad-2022``'s
 pairing switches with C.07 2026 unplayed rounds (``dummy-2026``) and the file's rounds (``142``), boards (``352``), match points (``362``), PAB award (``320``) and
-tie-breaks (``212``/``202``). Errors are ``TrfError`` naming the line, the record, the columns and
-the rule; nothing is returned from a bad file.
+tie-breaks (``212``/``202``); a scale the product cannot keep exactly (half match points, game points
+other than 1/½/0) is refused. Errors are ``TrfError`` naming the line, the record, the columns and
+the rule in the product's words; nothing is returned from a bad file.
 """
 from __future__ import annotations
 
@@ -50,6 +57,8 @@ from schemas.points import to_points
 from schemas.profile import OLYMPIAD_2022, RuleProfile
 from schemas.tiebreak_codes import standings_codes
 
+# Control characters (Unicode Cc): in a fixed-column record they shift or hide the fields after them.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 # Records a file holds at most once (TRF-2026; gacrux refuses a second 320 or 352).
 SINGLE = ("012", "022", "032", "042", "052", "102", "122", "142", "152", "162", "192", "202", "212", "320", "352", "362")
 # 001 round results: board results, the same at under one move (W D L: scored alike, not rated), and the
@@ -127,7 +136,7 @@ def _split(text: str) -> _File:
         line = line.rstrip(" ")
         if line.startswith("###") and not line.startswith(COMMENT + " "):
             continue
-        bad = limits._BAD_TEXT.search(line)
+        bad = _CONTROL.search(line)
         if bad is not None:
             raise TrfError(f"column {bad.start() + 1}: U+{ord(bad.group()):04X} is a control character", line=n,
                            record=line[:3] if not line.startswith("###") else "###", rule=limits.TEXT_RULE)

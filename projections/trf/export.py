@@ -3,8 +3,9 @@
 What is written (../shared/spec/trf.md, ../shared/spec/trf-teams.md; exact columns in
 ``projections.trf.records``):
 
-- tournament records ``012`` (name), ``022``/``032``/``042``/``052``/``102``/``122``/``132`` when the
-  ``TrfHeader`` gives them (an event log does not hold city, dates or arbiters), ``062``/``072``/``082``
+- tournament records ``012`` (name), ``022`` (venue), ``042``/``052`` (dates), ``102`` (chief arbiter)
+  from ``TournamentCreated`` unless the ``TrfHeader`` gives others, ``032``/``112``/``122``/``132`` when
+  the ``TrfHeader`` gives them, ``062``/``072``/``082``
   (players, rated players, teams), ``092`` (the profile's name), ``142`` (rounds), ``152`` (initial
   colour), ``162`` (game points W/D/L and ``P`` = the PAB's GP per board, written out because readers
   disagree on its default: trf-teams.md §1.3), ``192`` (encoded type), ``202``/``212`` (the profile's
@@ -22,14 +23,16 @@ What is written (../shared/spec/trf.md, ../shared/spec/trf-teams.md; exact colum
   PAB's MP and GP and the team given it in each round; ``330`` for each match forfeited on every
   board (R-D7: not played over the board), its players still named against each other (TRF26 allows a
   player of the absent team as the opponent); ``240 Z`` per round for the teams not paired (absent);
-- ``### olympiad-events`` comment lines with the tournament id, the full rule profile (canonical JSON)
-  and a team's id and federation where the nickname cannot hold them, so ``import-trf`` gives back
-  the same standings.
+- ``### olympiad-events`` comment lines (JSON with ASCII escapes) with the tournament id, the full
+  rule profile, a team's id and federation where the nickname cannot hold them, the exact texts
+  the records cut or respell (a name over its 32/33 columns, a character outside the encoding) and a
+  late entry's first round, so ``import-trf`` gives back the same standings.
 
 Line-ups come from the names in ``BoardResultRecorded``; where a result names nobody (a simulated
 tournament, a ``MatchForfeited``) the team's default order is taken: its first players in board order.
-Lines end with CR (TRF26 remark 1). Text is returned as ``str``; the CLI writes it UTF-8 (run
-gacrux with ``-b utf-8`` for names outside Latin-1).
+Lines end with CR (TRF26 remark 1). The text holds only what the chosen encoding holds (Latin-1 by
+default: what gacrux reads with its default options); other characters are respelled
+(``projections.trf.encoding``) and their exact text kept in the comments.
 """
 from __future__ import annotations
 
@@ -52,7 +55,7 @@ NO_PLAYER = "no player"
 
 @dataclass(frozen=True)
 class TrfHeader:
-    """Tournament facts an event log does not hold, written when given: ``city`` (022),
+    """Tournament facts written when given (022/042/052/102 otherwise from ``TournamentCreated``): ``city`` (022),
     ``federation`` (032), ``start_date``/``end_date`` (042/052, ``YYYY-MM-DD`` or ``YYYY/MM/DD``),
     ``chief_arbiter`` (102), ``deputies`` (112, one record each), ``time_control`` (122) and
     ``round_dates`` (132, one date per round)."""
