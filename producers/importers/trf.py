@@ -503,9 +503,12 @@ def _profile(f: _File) -> RuleProfile:
         return RuleProfile.model_validate({**OLYMPIAD_2022.model_dump(), **update})
     except ValidationError as exc:
         err = exc.errors()[0]
-        key = str(err["loc"][0]) if err["loc"] else "name"
-        n, tag = where.get(key, (0, ""))
         msg = err.get("msg", "")
+        # An error of the whole profile (no field): the record its rule names.
+        key = str(err["loc"][0]) if err["loc"] else next(
+            (k for k, words in (("bye_award", "bye award"), ("match_points", "match points"), ("boards", "board"), ("rounds", "round"))
+             if words in msg and k in where), "name")
+        n, tag = where.get(key, (0, ""))
         rule = msg.split("[rule: ", 1)[1].rstrip("]") if "[rule: " in msg else f"rule profile: {key}"
         what = msg.split("[rule: ")[0].removeprefix("Value error, ").strip() if "[rule: " in msg else f"{shown(err.get('input'))} is not accepted"
         raise TrfError(f"{key.replace('_', ' ')}: {what}", line=n, record=tag, rule=rule) from None

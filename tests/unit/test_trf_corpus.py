@@ -188,6 +188,7 @@ BROKEN = [
     ("320-half-mp", edit("320", 0, 5, " 0.5"), ("320", 0), r"record 320: columns 5-8: PAB match points 0.5: this product's match points are whole numbers \[rule: R-D9"),
     ("320-gp-letters", edit("320", 0, 10, " x.0"), ("320", 0), r"record 320: columns 10-13 \(PAB game points\) 'x.0' is not a point value"),
     ("320-team-unknown", edit("320", 0, 15, "099"), ("320", 0), r"record 320: round 1: team 99 is not in the team section"),
+    ("320-gp-over-a-win", edit("320", 0, 10, "80.0"), ("320", 0), r"record 320: bye award: bye award 1 MP, 80 GP: at most a won match \(2 MP, 4 GP\) \[rule: R-D9 bye award\]"),
     ("320-twice", duplicate("320"), ("320", 1), r"record 320: a second 320 record"),
     ("320-team-plays", edit("320", 0, 15, "001"), ("320", 0), r"record 320: round 1: team 1 has the PAB \(320\) and plays"),
     ("042-bad-date", insert_after("012", "042 2026/13/45"), ("042", 0), r"record 042: columns 5-14 hold '2026/13/45', not a date YYYY/MM/DD"),
