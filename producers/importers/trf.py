@@ -30,16 +30,16 @@ the tournament id comes from the argument or the ``012`` name, the profile is ``
 pairing switches with C.07 2026 unplayed rounds (``dummy-2026``) and the file's rounds (``142``), boards (``352``), match points (``362``), PAB award (``320``) and
 tie-breaks (``212``/``202``); a scale the product cannot keep exactly (half match points, game points
 other than 1/½/0) is refused. Errors are ``TrfError`` naming the line, the record, the columns and
-the rule in the product's words; nothing is returned from a bad file.
+the rule in the product's words; nothing is returned from a bad file. The records and their refusals:
+``producers.importers.trf_fields``; the rule profile of the header records: ``producers.importers.trf_profile``.
 """
 from __future__ import annotations
 
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -48,42 +48,21 @@ from pydantic import ValidationError
 from processors.rules import check_event
 from processors.tournament import RuleViolation, TournamentState
 from producers.importers.common import team_id_for
+from producers.importers.trf_fields import FIELD_RULES, TrfError, TrfRecords, build, int_field, points_field, split_records
+from producers.importers.trf_profile import abnormal_points, agreed, profile_of
 from projections.trf import records as rec
 from projections.trf.encoding import decode_trf
 from projections.trf.export import COMMENT, NO_PLAYER
 from schemas import event_ids, limits
-from schemas.events import BoardResultRecorded, MatchForfeited, Player, RoundPaired, Table, TeamRegistered, TournamentCreated, shown
-from schemas.points import to_points
-from schemas.profile import OLYMPIAD_2022, RuleProfile
-from schemas.tiebreak_codes import standings_codes
+from schemas.events import BoardResultRecorded, MatchForfeited, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
+from schemas.profile import RuleProfile
 
-# Control characters (Unicode Cc): in a fixed-column record they shift or hide the fields after them.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-# Records a file holds at most once (TRF-2026; gacrux refuses a second 320 or 352).
-SINGLE = ("012", "022", "032", "042", "052", "102", "122", "142", "152", "162", "192", "202", "212", "320", "352", "362")
+__all__ = ["TrfError", "load_file", "load_trf", "read_teams", "read_text"]
+
 # 001 round results: board results, the same at under one move (W D L: scored alike, not rated), and the
 # unplayed letters whose team round the 320/240 records give (U PAB, Z/blank absence, H/F byes).
 PLAYED = {"1": "1", "0": "0", "=": "=", "+": "+", "-": "-", "W": "1", "D": "=", "L": "0"}
 UNPLAYED = set("UZHF ")
-# The product's rule of a value a field cannot hold, by field name (a pydantic location's last part).
-_FIELD_RULES = {
-    "name": f"names: 1 to {limits.MAX_NAME} characters, {limits.TEXT_RULE}",
-    "title": "FIDE titles GM IM FM CM WGM WIM WFM WCM (TRF g m f c wg wm wf wc)",
-    "rating": "ratings 0 to 3500", "fide_id": "FIDE ids: 1 to 10 digits",
-    "federation": "federations: capital letters and digits, at most 10", "team_id": limits.TEAM_ID_RULE,
-    "tournament_id": limits.TOURNAMENT_ID_RULE, "table": "table numbers 1 to 999", "round": "rounds 1 to 99",
-    "board_order": "R-D1 at most 9 nominated players", "players": "R-D1 at most 9 nominated players",
-    "venue": f"notes: at most {limits.MAX_REASON} characters", "chief_arbiter": f"notes: at most {limits.MAX_REASON} characters",
-}
-
-
-class TrfError(ValueError):
-    """A TRF file that cannot be read: ``line`` (1-based, 0 for the whole file), ``record`` and the rule."""
-
-    def __init__(self, message: str, *, line: int = 0, record: str = "", rule: str = "TRF-2026"):
-        where = f"line {line}: record {record}: " if line else (f"record {record}: " if record else "")
-        super().__init__(f"{where}{message}" + (f" [rule: {rule}]" if rule else ""))  # rule "": the message names it
-        self.line, self.record, self.rule = line, record, rule
 
 
 @dataclass
@@ -106,14 +85,6 @@ class _Game:
     letter: str
 
 
-@dataclass
-class _File:
-    """The records of one file, by tag, with their line numbers; the product's comments with theirs."""
-
-    records: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-    comments: list[tuple[int, str]] = field(default_factory=list)
-
-
 def read_text(data: bytes, encoding: str | None = None) -> str:
     """Decode a TRF file: ``encoding`` or detected (UTF-8 with or without BOM, cp1252, Latin-1:
     ``projections.trf.encoding.decode_trf``). Raises ``TrfError`` for bytes that are not that text."""
@@ -128,73 +99,15 @@ def load_file(path: Path, tournament_id: str | None = None, *, encoding: str | N
     return load_trf(read_text(Path(path).read_bytes(), encoding), tournament_id)
 
 
-def _split(text: str) -> _File:
-    """Records by tag, on any line end (CR, LF, CRLF), trailing blanks dropped. A control character
-    (an escape, a tab) in a record shifts or hides its columns: refused with its column."""
-    out = _File()
-    for n, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
-        line = line.rstrip(" ")
-        if line.startswith("###") and not line.startswith(COMMENT + " "):
-            continue
-        bad = _CONTROL.search(line)
-        if bad is not None:
-            raise TrfError(f"column {bad.start() + 1}: U+{ord(bad.group()):04X} is a control character", line=n,
-                           record=line[:3] if not line.startswith("###") else "###", rule=limits.TEXT_RULE)
-        if line.startswith(COMMENT + " "):
-            out.comments.append((n, line[len(COMMENT) + 1:]))
-        elif len(line.strip()) < 3:
-            continue
-        else:
-            out.records.setdefault(line[:3], []).append((n, line))
-    for tag in SINGLE:
-        if len(out.records.get(tag, [])) > 1:
-            (first, _), (n, _) = out.records[tag][:2]
-            raise TrfError(f"a second {tag} record (the first is on line {first})", line=n, record=tag,
-                           rule=f"TRF-2026 one {tag} record per file")
-    return out
-
-
-def _int(line: str, cols: tuple[int, int], n: int, what: str) -> int:
-    text = rec.field(line, cols)
-    if not text:
-        return 0
-    if not text.isdigit():
-        raise TrfError(f"columns {cols[0]}-{cols[1]} ({what}) hold {text!r}, not a number", line=n, record=line[:3])
-    return int(text)
-
-
-def _points(text: str, n: int, record: str, what: str) -> Decimal:
-    try:
-        return to_points(text.strip() or "0")
-    except ValueError:
-        raise TrfError(f"{what} {text.strip()!r} is not a point value", line=n, record=record, rule="points are whole multiples of 1/2") from None
-
-
-def _build(model: Any, n: int, record: str, columns: dict[str, tuple[int, int]], **values: Any) -> Any:
-    """``model(**values)``; a value the schema refuses becomes a ``TrfError`` naming line ``n``, the
-    record, the columns the field came from (``columns``) and the product's rule for that field."""
-    try:
-        return model(**values)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = [str(p) for p in err["loc"]]
-        name = next((p for p in reversed(loc) if not p.isdigit()), model.__name__)
-        cols = columns.get(name)
-        where = f"columns {cols[0]}-{cols[1]} ({name.replace('_', ' ')})" if cols else name.replace("_", " ")
-        msg = err.get("msg", "")
-        rule = msg.split("[rule: ", 1)[1].rstrip("]") if "[rule: " in msg else _FIELD_RULES.get(name, f"{model.__name__} {name}")
-        raise TrfError(f"{where}: {shown(err.get('input'))} is not accepted", line=n, record=record, rule=rule) from None
-
-
 def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
     """The events of the team TRF ``text`` (see the module docstring), each judged by the rules
     every input event meets (``processors.rules.check_event``). ``tournament_id`` overrides the
     file's. Raises ``TrfError`` naming the line, the record, the columns and the rule."""
-    f = _split(text)
+    f = split_records(text)
     meta = _comments(f)
     players = _players(f, meta)
     teams = _teams(f, players, meta)
-    profile = _agreed(f, meta.get("profile"), _profile(f))
+    profile = agreed(f, meta.get("profile"), profile_of(f))
     tid = tournament_id or meta.get("tournament") or _slug(_tournament_name(f))
     team_of = {srn: t.tpn for t in teams.values() for srn in t.members}
     _name_teams(teams, players)
@@ -202,17 +115,17 @@ def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", tid):
         raise TrfError(f"tournament id {tid!r} is not accepted", rule=limits.TOURNAMENT_ID_RULE)
     header = _header(f, meta)
-    created = _build(TournamentCreated, name_line, "012", {"name": (5, 104)}, event_id=event_ids.created(tid), tournament_id=tid, name=meta.get("created", {}).get("name") or _tournament_name(f), profile=profile,
+    created = build(TournamentCreated, name_line, "012", {"name": (5, 104)}, event_id=event_ids.created(tid), tournament_id=tid, name=meta.get("created", {}).get("name") or _tournament_name(f), profile=profile,
                      source="TRF import", **header)
     events: list[tuple[Any, int, str]] = [(created, name_line, "012")]
     late: dict[int, list[tuple[Any, int, str]]] = {}
     for t, entry in zip(sorted(teams.values(), key=lambda t: t.tpn), _entries(teams, players, profile.boards, profile.reserves)):
-        event = _build(TeamRegistered, t.line, t.record, {"team_id": rec.TEAM_NICKNAME, "name": rec.TEAM_NAME},
+        event = build(TeamRegistered, t.line, t.record, {"team_id": rec.TEAM_NICKNAME, "name": rec.TEAM_NAME},
                        event_id=event_ids.team(tid, entry["team_id"]) if re.fullmatch(r"[A-Za-z0-9_-]{1,40}", entry["team_id"]) else "x",
                        tournament_id=tid, from_round=t.from_round, **entry)
         late.setdefault(t.from_round or 1, []).append((event, t.line, t.record))
     events += late.pop(1, [])
-    _abnormal_points(f, profile)
+    abnormal_points(f, profile)
     byes = _byes(f, teams)
     absent = _absent(f, teams)
     orders = _lineups(f, teams, profile.boards)
@@ -246,7 +159,7 @@ def read_teams(text: str, boards: int = 4, reserves: int = 1) -> list[dict[str, 
     ``ImportTeams`` command: team id, name, federation, pairing number (the TPN) and the first
     ``boards + reserves`` members as the nominated players in their record order. A file without
     rounds (a start list) is enough. Raises ``TrfError``."""
-    f = _split(text)
+    f = split_records(text)
     meta = _comments(f)
     players = _players(f, meta)
     teams = _teams(f, players, meta)
@@ -266,7 +179,7 @@ def _entries(teams: dict[int, _Team], players: dict[int, dict[str, Any]], boards
     return out
 
 
-def _comments(f: _File) -> dict[str, Any]:
+def _comments(f: TrfRecords) -> dict[str, Any]:
     """The product's ``### olympiad-events`` comments: tournament id, profile, the exact texts of
     the tournament (``created``), of a team (id, federation, full name, the round a late entry
     starts in) and of a player whose name the 001 record cuts or respells."""
@@ -292,7 +205,7 @@ def _comments(f: _File) -> dict[str, Any]:
     return out
 
 
-def _tournament_name(f: _File) -> str:
+def _tournament_name(f: TrfRecords) -> str:
     return f.records.get("012", [(0, "012 TRF import")])[0][1][4:].strip() or "TRF import"
 
 
@@ -316,7 +229,7 @@ def _date(n: int, line: str) -> date:
                    rule="TRF-2026 042/052 dates YYYY/MM/DD")
 
 
-def _header(f: _File, meta: dict[str, Any]) -> dict[str, Any]:
+def _header(f: TrfRecords, meta: dict[str, Any]) -> dict[str, Any]:
     """TournamentCreated's venue (022), start and end (042/052) and chief arbiter (102); the product's
     ``created`` comment gives the exact texts the records respell."""
     out: dict[str, Any] = {}
@@ -332,10 +245,10 @@ def _header(f: _File, meta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _players(f: _File, meta: dict[str, Any]) -> dict[int, dict[str, Any]]:
+def _players(f: TrfRecords, meta: dict[str, Any]) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for n, line in f.records.get("001", []):
-        srn = _int(line, rec.PLAYER_SRN, n, "starting rank")
+        srn = int_field(line, rec.PLAYER_SRN, n, "starting rank")
         if not srn:
             raise TrfError("columns 5-8 (starting rank) are blank or 0; a player's starting rank is 1 to 9999", line=n, record="001")
         if srn in out:
@@ -362,26 +275,26 @@ def _players(f: _File, meta: dict[str, Any]) -> dict[int, dict[str, Any]]:
                                    line=n, record="001", rule="TRF-2026 001 round fields at 92+10(r-1)")
                 games[r] = _Game(int(opp or 0), colour.strip() or "-", letter)
             r += 1
-        rating = _int(line, rec.PLAYER_RATING, n, "rating")
+        rating = int_field(line, rec.PLAYER_RATING, n, "rating")
         fide_id = rec.field(line, rec.PLAYER_FIDE_ID)
         if fide_id and not fide_id.isdigit():
-            raise TrfError(f"columns 58-68 (FIDE id) hold {fide_id!r}, not a FIDE id", line=n, record="001", rule=_FIELD_RULES["fide_id"])
+            raise TrfError(f"columns 58-68 (FIDE id) hold {fide_id!r}, not a FIDE id", line=n, record="001", rule=FIELD_RULES["fide_id"])
         title = rec.field(line, rec.PLAYER_TITLE)
         name = meta["players"].get(srn, {}).get("name") or rec.field(line, rec.PLAYER_NAME)
         if not name:
-            raise TrfError("columns 15-47 (name) are blank", line=n, record="001", rule=_FIELD_RULES["name"])
-        player = _build(Player, n, "001", {"name": rec.PLAYER_NAME, "title": rec.PLAYER_TITLE, "rating": rec.PLAYER_RATING,
+            raise TrfError("columns 15-47 (name) are blank", line=n, record="001", rule=FIELD_RULES["name"])
+        player = build(Player, n, "001", {"name": rec.PLAYER_NAME, "title": rec.PLAYER_TITLE, "rating": rec.PLAYER_RATING,
                                            "fide_id": rec.PLAYER_FIDE_ID},
                         board_order=1, name=name, title=rec.TITLE_NAMES.get(title, title.upper()), rating=rating or None, fide_id=fide_id or None)
         out[srn] = {"name": player.name, "player": player, "federation": rec.field(line, rec.PLAYER_FEDERATION), "games": games, "line": n}
     return out
 
 
-def _teams(f: _File, players: dict[int, dict[str, Any]], meta: dict[str, Any]) -> dict[int, _Team]:
+def _teams(f: TrfRecords, players: dict[int, dict[str, Any]], meta: dict[str, Any]) -> dict[int, _Team]:
     teams: dict[int, _Team] = {}
     if "310" in f.records:
         for n, line in f.records["310"]:
-            tpn = _int(line, rec.TEAM_TPN, n, "team pairing number")
+            tpn = int_field(line, rec.TEAM_TPN, n, "team pairing number")
             if not tpn:
                 raise TrfError("columns 5-7 (team pairing number) are blank or 0; a team pairing number is 1 to 999", line=n, record="310")
             if tpn in teams:
@@ -389,9 +302,9 @@ def _teams(f: _File, players: dict[int, dict[str, Any]], meta: dict[str, Any]) -
                                rule="TRF-2026 310 one record per team")
             for cols, what in ((rec.TEAM_MP, "match points"), (rec.TEAM_GP, "game points")):
                 if rec.field(line, cols):
-                    _points(rec.field(line, cols), n, "310", f"columns {cols[0]}-{cols[1]} ({what})")
-            _int(line, rec.TEAM_STRENGTH, n, "strength factor")
-            _int(line, rec.TEAM_RANK, n, "team rank")
+                    points_field(rec.field(line, cols), n, "310", f"columns {cols[0]}-{cols[1]} ({what})")
+            int_field(line, rec.TEAM_STRENGTH, n, "strength factor")
+            int_field(line, rec.TEAM_RANK, n, "team rank")
             teams[tpn] = _Team(tpn, rec.field(line, rec.TEAM_NAME), rec.field(line, rec.TEAM_NICKNAME), _members(line, rec.TEAM_FIRST_MEMBER, n), n)
     else:
         for k, (n, line) in enumerate(f.records.get("013", []), start=1):
@@ -405,7 +318,7 @@ def _teams(f: _File, players: dict[int, dict[str, Any]], meta: dict[str, Any]) -
         t.name = extra.get("name") or t.name
         if not t.name:
             raise TrfError(f"team {t.tpn}: the team name ({'columns 9-40' if t.record == '310' else 'columns 5-36'}) is blank",
-                           line=t.line, record=t.record, rule=_FIELD_RULES["name"])
+                           line=t.line, record=t.record, rule=FIELD_RULES["name"])
         if t.name.casefold() in named:
             raise TrfError(f"team {t.tpn}: the team name {t.name!r} is also team {named[t.name.casefold()].tpn}'s (line "
                            f"{named[t.name.casefold()].line}): the same team twice", line=t.line, record=t.record,
@@ -429,7 +342,7 @@ def _members(line: str, first: int, n: int) -> list[int]:
     out: list[int] = []
     for k in range(rec.TEAM_MAX_MEMBERS):
         cols = (first + 5 * k, first + 5 * k + 3)
-        srn = _int(line, cols, n, f"member {k + 1}")
+        srn = int_field(line, cols, n, f"member {k + 1}")
         if srn and srn in out:
             raise TrfError(f"columns {cols[0]}-{cols[1]} (member {k + 1}): player {srn} is listed twice in this team", line=n,
                            record=line[:3], rule="a player plays for one team")
@@ -454,148 +367,10 @@ def _name_teams(teams: dict[int, _Team], players: dict[int, dict[str, Any]]) -> 
             used.add(t.team_id)
         if not re.fullmatch(r"[A-Z0-9]{0,10}", t.federation):
             raise TrfError(f"team {t.tpn}: federation {t.federation!r} (001 columns 54-56 of its players) is not a federation code",
-                           line=t.line, record=t.record, rule=_FIELD_RULES["federation"])
+                           line=t.line, record=t.record, rule=FIELD_RULES["federation"])
 
 
-def _profile(f: _File) -> RuleProfile:
-    """A profile from the file's records, on the ``olympiad-2022`` switches (module docstring);
-    a value the product cannot honour exactly is refused naming its record."""
-    update: dict[str, Any] = {"name": "trf-import", "unplayed": "dummy-2026", "forfeited_match_in_tiebreaks": False,
-                              "description": "read from a TRF file: C.07 2026 unplayed rounds; pairing switches of olympiad-2022"}
-    where = {"name": (0, "012")}
-    if "142" in f.records:
-        n, line = f.records["142"][0]
-        update["rounds"] = _int(line, (5, 8), n, "number of rounds")
-        where["rounds"] = (n, "142")
-    if "352" in f.records:
-        n, line = f.records["352"][0]
-        sequence = line[4:].strip()
-        if not re.fullmatch(r"[WB]+", sequence):
-            raise TrfError(f"columns 5-{len(line)} hold {sequence!r}; a board colour sequence is W and B only", line=n, record="352")
-        if sequence not in ("WB" * 10)[: len(sequence)] and sequence not in ("BW" * 10)[: len(sequence)]:
-            raise TrfError(f"colour sequence {sequence!r}: this product alternates colours board by board (WBWB...)", line=n,
-                           record="352", rule="R-D4 colours alternate by board")
-        update["boards"] = len(sequence)
-        where["boards"] = (n, "352")
-    if "362" in f.records:
-        update["match_points"] = _match_points(*f.records["362"][0])
-        where["match_points"] = (f.records["362"][0][0], "362")
-    if "162" in f.records:
-        _game_points(*f.records["162"][0])
-    if "320" in f.records:
-        n, line = f.records["320"][0]
-        mp = _points(line[4:8], n, "320", "columns 5-8 (PAB match points)")
-        if mp != int(mp):
-            raise TrfError(f"columns 5-8: PAB match points {mp}: this product's match points are whole numbers", line=n, record="320",
-                           rule="R-D9 bye award: whole match points")
-        update["bye_award"] = {"mp": int(mp), "gp": _points(line[9:13], n, "320", "columns 10-13 (PAB game points)")}
-        where["bye_award"] = (n, "320")
-    for tag in ("212", "202"):
-        if tag in f.records:
-            codes = [c for c in re.split(r"[,\s]+", f.records[tag][0][1][4:]) if c]
-            try:
-                update["tiebreaks"] = standings_codes(codes)
-            except ValueError as exc:
-                raise TrfError(str(exc), line=f.records[tag][0][0], record=tag, rule="") from None
-            where["tiebreaks"] = (f.records[tag][0][0], tag)
-            break
-    try:
-        return RuleProfile.model_validate({**OLYMPIAD_2022.model_dump(), **update})
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        msg = err.get("msg", "")
-        # An error of the whole profile (no field): the record its rule names.
-        key = str(err["loc"][0]) if err["loc"] else next(
-            (k for k, words in (("bye_award", "bye award"), ("match_points", "match points"), ("boards", "board"), ("rounds", "round"))
-             if words in msg and k in where), "name")
-        n, tag = where.get(key, (0, ""))
-        rule = msg.split("[rule: ", 1)[1].rstrip("]") if "[rule: " in msg else f"rule profile: {key}"
-        what = msg.split("[rule: ")[0].removeprefix("Value error, ").strip() if "[rule: " in msg else f"{shown(err.get('input'))} is not accepted"
-        raise TrfError(f"{key.replace('_', ' ')}: {what}", line=n, record=tag, rule=rule) from None
-
-
-def _agreed(f: _File, exact: RuleProfile | None, read: RuleProfile) -> RuleProfile:
-    """The profile of the product's comment (``exact``) when the records agree with it, else the
-    one read from the records; a record that says otherwise than the comment (an edited 362, 352,
-    142 or 320) is refused naming it: which of the two the arbiter meant is not ours to guess."""
-    if exact is None:
-        return read
-    for tag, key in (("142", "rounds"), ("352", "boards"), ("362", "match_points"), ("320", "bye_award")):
-        if tag in f.records and getattr(read, key) != getattr(exact, key):
-            mine, theirs = getattr(read, key), getattr(exact, key)
-            show = (lambda v: v.model_dump(mode="json") if hasattr(v, "model_dump") else v)
-            raise TrfError(f"{key.replace('_', ' ')} {show(mine)} differ from the olympiad-events profile comment's {show(theirs)}",
-                           line=f.records[tag][0][0], record=tag, rule="one rule profile per file")
-    return exact
-
-
-_SCALE = re.compile(r"T([WDL])\s*(\S+)")
-
-
-def _match_points(n: int, line: str) -> dict[str, int]:
-    """The 362 match points TW/TD/TL (columns 5-10, 14-19, 23-28; Sharly's one-column-off spacing
-    too, trf-teams.md trap 2). The product's match points are whole numbers (R-D3): a scale it holds
-    (2/1/0, 3/1/0 ...) is kept exactly, any other refused with its columns."""
-    body = line[4:]
-    found = {m[1]: m for m in _SCALE.finditer(body)}
-    rest = _SCALE.sub("", body).strip()
-    if rest or not found or len(found) != len(_SCALE.findall(body)):
-        raise TrfError(f"columns 5-{len(line)} hold {body.strip()!r}; expected TW, TD and TL each with its points (TW 2.0   TD 1.0   TL 0.0)",
-                       line=n, record="362", rule="TRF-2026 362 team point system")
-    out = {"W": 2, "D": 1, "L": 0}  # TRF-2026 defaults of a code not given
-    for code, m in found.items():
-        first = 4 + m.start(2) + 1
-        cols = f"columns {first}-{first + len(m[2]) - 1}"
-        try:
-            value = Decimal(m[2])
-        except InvalidOperation:
-            raise TrfError(f"{cols} (T{code}) hold {m[2]!r}, not a number", line=n, record="362") from None
-        if value != value.to_integral_value() or not 0 <= value <= 10:
-            raise TrfError(f"{cols}: T{code} {m[2]} match points cannot be kept: this product's match points are whole numbers 0 to 10 "
-                           "(2/1/0, 3/1/0 ...)", line=n, record="362", rule="R-D3 match points: whole numbers")
-        out[code] = int(value)
-    return {"win": out["W"], "draw": out["D"], "loss": out["L"]}
-
-
-_GAME_DEFAULTS = {"W": Decimal(1), "D": Decimal("0.5"), "L": Decimal(0), "A": Decimal(0)}
-
-
-def _game_points(n: int, line: str) -> None:
-    """162: the game points of a won, drawn, lost and forfeited board. The product scores boards
-    1, 1/2, 0 (a forfeit loss 0): another value cannot be kept and is refused with its column;
-    ``P`` (the PAB's GP per board) is read from 320 and ``X`` (unknown result) has no board result."""
-    for m in re.finditer(r"([WDLAPX])\s*(\S+)", line[4:]):
-        code, col = m[1], 4 + m.start(1) + 1
-        try:
-            value = Decimal(m[2])
-        except InvalidOperation:
-            raise TrfError(f"column {col + 1}: {code} points {m[2]!r} are not a number", line=n, record="162") from None
-        if code in _GAME_DEFAULTS and value != _GAME_DEFAULTS[code]:
-            raise TrfError(f"column {col}: {code} {m[2]} game points cannot be kept: this product scores a board 1, 1/2 or 0 "
-                           "(W 1.0, D 0.5, L 0.0, A 0.0)", line=n, record="162", rule="R-D2 game points 1, 1/2, 0")
-
-
-def _abnormal_points(f: _File, profile: RuleProfile) -> None:
-    """299 records, read in the table's columns or Sharly's (one column left: trf-teams.md §1.4 trap 1)
-    by their blank-separated fields: type, MP, GP, round, IDs. A record that restates what the profile
-    gives anyway (``+``/``-`` forfeit values without round or team: win MP with every board, or 0 and 0)
-    is accepted; any other assignment has no event to become and is refused."""
-    boards = Decimal(profile.boards)
-    for n, line in f.records.get("299", []):
-        kind = line[4:5]
-        fields = line[5:].split()
-        try:
-            mp, gp = Decimal(fields[0]), Decimal(fields[1])
-        except (IndexError, ArithmeticError):
-            raise TrfError("expected the MP and GP of an abnormal points assignment", line=n, record="299") from None
-        restated = {"+": (Decimal(profile.match_points.win), boards), "-": (Decimal(profile.match_points.loss), Decimal(0))}
-        if len(fields) == 2 and restated.get(kind) == (mp, gp):
-            continue
-        raise TrfError(f"an abnormal points assignment ({line.strip()!r}) has no event in this product; correct the results "
-                       "or the profile instead", line=n, record="299", rule="TRF-2026 299 abnormal points")
-
-
-def _byes(f: _File, teams: dict[int, _Team]) -> dict[int, tuple[int, int]]:
+def _byes(f: TrfRecords, teams: dict[int, _Team]) -> dict[int, tuple[int, int]]:
     """round -> (TPN given the PAB, line of the 320 record)."""
     if "320" not in f.records:
         return {}
@@ -603,7 +378,7 @@ def _byes(f: _File, teams: dict[int, _Team]) -> dict[int, tuple[int, int]]:
     out = {}
     for r in range(1, (len(line) - 14 + 4) // 4 + 1):
         first = 15 + 4 * (r - 1)
-        tpn = _int(line, (first, first + 2), n, f"PAB of round {r}")
+        tpn = int_field(line, (first, first + 2), n, f"PAB of round {r}")
         if tpn:
             if tpn not in teams:
                 raise TrfError(f"round {r}: team {tpn} is not in the team section", line=n, record="320")
@@ -611,7 +386,7 @@ def _byes(f: _File, teams: dict[int, _Team]) -> dict[int, tuple[int, int]]:
     return out
 
 
-def _absent(f: _File, teams: dict[int, _Team]) -> dict[int, dict[int, int]]:
+def _absent(f: TrfRecords, teams: dict[int, _Team]) -> dict[int, dict[int, int]]:
     """round -> {TPN: line} of the 240 ``Z`` records (known absences). ``F``/``H`` (a full- or
     half-point bye) have no event in this product: a team round is a match, the PAB or an absence."""
     out: dict[int, dict[int, int]] = {}
@@ -623,12 +398,12 @@ def _absent(f: _File, teams: dict[int, _Team]) -> dict[int, dict[int, int]]:
                            rule="R-D9 byes: the PAB only")
         if kind != "Z":
             raise TrfError(f"column 5 holds {kind!r}; expected F, H or Z", line=n, record="240")
-        r = _int(line, (7, 9), n, "round")
+        r = int_field(line, (7, 9), n, "round")
         if not r:
             raise TrfError("columns 7-9 (round) are blank or 0", line=n, record="240")
         k = 0
         while len(line) >= 11 + 5 * k:
-            tpn = _int(line, (11 + 5 * k, 14 + 5 * k), n, f"team {k + 1}")
+            tpn = int_field(line, (11 + 5 * k, 14 + 5 * k), n, f"team {k + 1}")
             if tpn and tpn not in teams:
                 raise TrfError(f"columns {11 + 5 * k}-{14 + 5 * k}: team {tpn} is not in the team section", line=n, record="240")
             if tpn:
@@ -637,11 +412,11 @@ def _absent(f: _File, teams: dict[int, _Team]) -> dict[int, dict[int, int]]:
     return out
 
 
-def _lineups(f: _File, teams: dict[int, _Team], boards: int) -> dict[tuple[int, int], tuple[int, list[int], int]]:
+def _lineups(f: TrfRecords, teams: dict[int, _Team], boards: int) -> dict[tuple[int, int], tuple[int, list[int], int]]:
     """(round, TPN) -> (scheduled opponent TPN, player per board (0 = empty board), line) from the 300 records."""
     out: dict[tuple[int, int], tuple[int, list[int], int]] = {}
     for n, line in f.records.get("300", []):
-        r, team, opp = (_int(line, c, n, w) for c, w in (((5, 7), "round"), ((9, 11), "team"), ((13, 15), "opponent")))
+        r, team, opp = (int_field(line, c, n, w) for c, w in (((5, 7), "round"), ((9, 11), "team"), ((13, 15), "opponent")))
         if not r:
             raise TrfError("columns 5-7 (round) are blank or 0", line=n, record="300")
         for cols, tpn in (("9-11", team), ("13-15", opp)):
@@ -652,7 +427,7 @@ def _lineups(f: _File, teams: dict[int, _Team], boards: int) -> dict[tuple[int, 
                            record="300", rule="TRF-2026 300 one line-up per team and round")
         order, k = [], 0
         while len(line) >= 17 + 5 * k:
-            order.append(_int(line, (17 + 5 * k, 20 + 5 * k), n, f"board {k + 1}"))
+            order.append(int_field(line, (17 + 5 * k, 20 + 5 * k), n, f"board {k + 1}"))
             k += 1
         if len(order) > boards:
             raise TrfError(f"{len(order)} boards in a {boards}-board match (352)", line=n, record="300", rule="R-D1 boards")
@@ -664,7 +439,7 @@ def _lineups(f: _File, teams: dict[int, _Team], boards: int) -> dict[tuple[int, 
     return out
 
 
-def _forfeited(f: _File, teams: dict[int, _Team]) -> list[tuple[int, int, int, str, int]]:
+def _forfeited(f: TrfRecords, teams: dict[int, _Team]) -> list[tuple[int, int, int, str, int]]:
     """(round, White team, Black team, ``+-``/``-+``/``--``, line) of each 330 record (gacrux's variants too)."""
     kinds = {"+-": "+-", "10": "+-", "WL": "+-", "WZ": "+-", "-+": "-+", "01": "-+", "LW": "-+", "ZW": "-+",
              "--": "--", "00": "--", "LL": "--", "ZZ": "--"}
@@ -673,7 +448,7 @@ def _forfeited(f: _File, teams: dict[int, _Team]) -> list[tuple[int, int, int, s
         kind = kinds.get(line[4:6].upper())
         if kind is None:
             raise TrfError(f"columns 5-6 hold {line[4:6]!r}; expected +-, -+ or --", line=n, record="330")
-        r, white, black = _int(line, (8, 10), n, "round"), _int(line, (12, 14), n, "White team"), _int(line, (16, 18), n, "Black team")
+        r, white, black = int_field(line, (8, 10), n, "round"), int_field(line, (12, 14), n, "White team"), int_field(line, (16, 18), n, "Black team")
         if not r:
             raise TrfError("columns 8-10 (round) are blank or 0", line=n, record="330")
         for cols, tpn in (("12-14", white), ("16-18", black)):
@@ -721,7 +496,6 @@ def _round(tid: str, r: int, profile: RuleProfile, teams: dict[int, _Team], play
                 raise TrfError(f"round {r}: player {s} faces player {game.opponent} of the same team", line=players[s]["line"],
                                record="001", rule="a match is two teams")
             if opponent.setdefault(t.tpn, other) != other:
-                n, tag = source.get(t.tpn, (players[s]["line"], "001"))
                 raise TrfError(f"round {r}: team {t.tpn} meets team {other} here and team {opponent[t.tpn]} on another board",
                                line=players[s]["line"], record="001", rule="a team meets one team per round")
             source.setdefault(t.tpn, (players[s]["line"], "001"))
@@ -748,7 +522,7 @@ def _round(tid: str, r: int, profile: RuleProfile, teams: dict[int, _Team], play
     for number, (a, b) in enumerate(pairs, start=1):
         home, away = _home(r, a, b, seats, players, forfeited)
         n, tag = source.get(a) or source.get(b) or (0, "")
-        tables.append(_build(Table, n, tag, {}, table=number, home=teams[home].team_id, away=teams[away].team_id))
+        tables.append(build(Table, n, tag, {}, table=number, home=teams[home].team_id, away=teams[away].team_id))
         if a not in seats and b not in seats:
             white, kind, n = next((w, k, ln) for _, w, bl, k, ln in forfeited if {w, bl} == {a, b})
             winner = {"+-": white, "-+": a + b - white}.get(kind)
@@ -767,7 +541,7 @@ def _round(tid: str, r: int, profile: RuleProfile, teams: dict[int, _Team], play
                 players[w or bl]["line"], "001"))
     paired = paired_teams | ({bye} if bye else set())
     absent_ids = tuple(teams[t].team_id for t in sorted(teams) if t not in paired and (teams[t].from_round or 1) <= r)
-    pairing = _build(RoundPaired, 0, "", {}, event_id=event_ids.pairing(tid, r), tournament_id=tid, round=r, tables=tuple(tables),
+    pairing = build(RoundPaired, 0, "", {}, event_id=event_ids.pairing(tid, r), tournament_id=tid, round=r, tables=tuple(tables),
                      bye=teams[bye].team_id if bye else None, absent=absent_ids, note="TRF import")
     return [(pairing, next((n for _, n, _ in out), 0), "001"), *out]
 

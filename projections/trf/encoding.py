@@ -1,5 +1,5 @@
-"""The character encoding of a TRF file, both directions: ``encode_trf`` for the exporter,
-``decode_trf`` for the importer.
+"""The character encoding of a TRF file, both directions: ``transliterate`` for the exporter (what
+the encoding cannot hold is respelled), ``decode_trf`` for the importer.
 
 TRF-2026 names no encoding. gacrux 1.11.65, the FIDE TEC reference checker, reads a file as
 Latin-1 unless run with ``-b utf-8``; Swiss-Manager writes Windows-1252 (cp1252), Sharly Chess and
@@ -65,12 +65,6 @@ def transliterate(text: str, encoding: str = "latin-1") -> tuple[str, dict[str, 
             changed[ch] = new
         out.append(new)
     return "".join(out), changed
-
-
-def encode_trf(text: str, encoding: str = "latin-1") -> bytes:
-    """The bytes of TRF ``text`` in ``encoding`` (the exporter has already respelled what it cannot
-    hold, so this never fails on its output). Raises ``UnicodeEncodeError`` otherwise."""
-    return text.encode(encoding_name(encoding))
 
 
 def decode_trf(data: bytes, encoding: str | None = None) -> tuple[str, str]:
