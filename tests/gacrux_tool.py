@@ -30,12 +30,14 @@ def require_gacrux() -> None:
         missing(message)
 
 
-def tiebreaks(path: Path, codes: list[str], current_round: int | None = None) -> tuple[int, dict, dict[int, list[Decimal | None]]]:
+def tiebreaks(path: Path, codes: list[str], current_round: int | None = None,
+              encoding: str | None = "utf-8") -> tuple[int, dict, dict[int, list[Decimal | None]]]:
     """(exit status, gacrux's status block, TPN -> value of each code) for the TRF file ``path``.
 
-    ``current_round``: gacrux's ``-n`` (standings after that round). The file is read as UTF-8 (``-b``).
+    ``current_round``: gacrux's ``-n`` (standings after that round). ``encoding``: gacrux's ``-b``
+    (None: its default options, which read Latin-1).
     """
-    args = [*COMMAND, "-i", str(path), "-b", "utf-8", "-t", *codes]
+    args = [*COMMAND, "-i", str(path), *(["-b", encoding] if encoding else []), "-t", *codes]
     if current_round is not None:
         args += ["-n", str(current_round)]
     done = subprocess.run(args, capture_output=True, text=True, timeout=600)

@@ -3,8 +3,9 @@
 What is written (../shared/spec/trf.md, ../shared/spec/trf-teams.md; exact columns in
 ``projections.trf.records``):
 
-- tournament records ``012`` (name), ``022``/``032``/``042``/``052``/``102``/``122``/``132`` when the
-  ``TrfHeader`` gives them (an event log does not hold city, dates or arbiters), ``062``/``072``/``082``
+- tournament records ``012`` (name), ``022`` (venue), ``042``/``052`` (dates), ``102`` (chief arbiter)
+  from ``TournamentCreated`` unless the ``TrfHeader`` gives others, ``032``/``112``/``122``/``132`` when
+  the ``TrfHeader`` gives them, ``062``/``072``/``082``
   (players, rated players, teams), ``092`` (the profile's name), ``142`` (rounds), ``152`` (initial
   colour), ``162`` (game points W/D/L and ``P`` = the PAB's GP per board, written out because readers
   disagree on its default: trf-teams.md §1.3), ``192`` (encoded type), ``202``/``212`` (the profile's
@@ -22,19 +23,22 @@ What is written (../shared/spec/trf.md, ../shared/spec/trf-teams.md; exact colum
   PAB's MP and GP and the team given it in each round; ``330`` for each match forfeited on every
   board (R-D7: not played over the board), its players still named against each other (TRF26 allows a
   player of the absent team as the opponent); ``240 Z`` per round for the teams not paired (absent);
-- ``### olympiad-events`` comment lines with the tournament id, the full rule profile (canonical JSON)
-  and a team's id and federation where the nickname cannot hold them, so ``import-trf`` gives back
-  the same standings.
+- ``### olympiad-events`` comment lines (JSON with ASCII escapes) with the tournament id, the full
+  rule profile, a team's id and federation where the nickname cannot hold them, the exact texts
+  the records cut or respell (a name over its 32/33 columns, a character outside the encoding) and a
+  late entry's first round, so ``import-trf`` gives back the same standings.
 
 Line-ups come from the names in ``BoardResultRecorded``; where a result names nobody (a simulated
 tournament, a ``MatchForfeited``) the team's default order is taken: its first players in board order.
-Lines end with CR (TRF26 remark 1). Text is returned as ``str``; the CLI writes it UTF-8 (run
-gacrux with ``-b utf-8`` for names outside Latin-1).
+Lines end with CR (TRF26 remark 1). The text holds only what the chosen encoding holds (Latin-1 by
+default: what gacrux reads with its default options); other characters are respelled
+(``projections.trf.encoding``) and their exact text kept in the comments.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import Decimal
+import json
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable
 
 from processors.tournament import TournamentState
@@ -42,7 +46,7 @@ from projections.history import History, build_history
 from projections.standings import compute_standings
 from schemas.tiebreak_codes import c07_code
 from projections.trf import records as rec
-from schemas.canonical import canonical_json
+from projections.trf.encoding import encoding_name, transliterate
 from schemas.profile import RuleProfile
 
 COMMENT = "### olympiad-events"
@@ -51,7 +55,7 @@ NO_PLAYER = "no player"
 
 @dataclass(frozen=True)
 class TrfHeader:
-    """Tournament facts an event log does not hold, written when given: ``city`` (022),
+    """Tournament facts written when given (022/042/052/102 otherwise from ``TournamentCreated``): ``city`` (022),
     ``federation`` (032), ``start_date``/``end_date`` (042/052, ``YYYY-MM-DD`` or ``YYYY/MM/DD``),
     ``chief_arbiter`` (102), ``deputies`` (112, one record each), ``time_control`` (122) and
     ``round_dates`` (132, one date per round)."""
@@ -91,29 +95,78 @@ def state_through(events: Iterable[Any], through_round: int | None) -> Tournamen
     return state
 
 
+class TrfLimitError(ValueError):
+    """A tournament TRF cannot hold: a number over the cap of its columns (``cap`` names it)."""
+
+    def __init__(self, message: str, cap: str):
+        super().__init__(f"{message} [rule: {cap}]")
+        self.cap = cap
+
+
+@dataclass(frozen=True)
+class TrfFile:
+    """An exported TRF: ``text`` (only characters ``encoding`` holds; lines end with ``line_end``),
+    the ``encoding`` to write it in, and ``respelled`` {character: its spelling} for the characters
+    of names and header texts that ``encoding`` cannot hold (their exact text travels in the
+    ``### olympiad-events`` comments, JSON with ASCII escapes)."""
+
+    text: str
+    encoding: str
+    respelled: dict[str, str] = field(default_factory=dict)
+
+    def data(self) -> bytes:
+        """The file's bytes."""
+        return self.text.encode(self.encoding)
+
+
 def export_trf(events: Iterable[Any], through_round: int | None = None, *, header: TrfHeader | None = None,
-               type_code: str | None = None, line_end: str = "\r") -> str:
+               type_code: str | None = None, line_end: str = "\r", encoding: str = "latin-1") -> str:
     """TRF-2026 text of the tournament in ``events`` after round ``through_round`` (default: the last
-    paired round), with the team records listed in the module docstring.
+    paired round; a tournament with no round paired gives its start list), with the team records
+    listed in the module docstring: ``render_trf(...).text``.
 
     ``events``: an event log in order (``TournamentCreated`` first). ``type_code`` overrides record 192
-    (default ``tournament_type_code``). Raises ``processors.tournament.RuleViolation`` for a log that
-    breaks a rule, ``ValueError`` if ``through_round`` was never paired or a value does not fit its
-    columns (more than 9999 players, 999 teams).
+    (default ``tournament_type_code``). ``encoding`` (``latin-1``, gacrux's default reading;
+    ``cp1252``; ``utf-8``): characters it cannot hold are respelled (``projections.trf.encoding``).
+    Raises ``processors.tournament.RuleViolation`` for a log that breaks a rule, ``ValueError`` if
+    ``through_round`` was never paired, ``TrfLimitError`` for more than 999 teams or 9999 players.
     """
+    return render_trf(events, through_round, header=header, type_code=type_code, line_end=line_end, encoding=encoding).text
+
+
+def render_trf(events: Iterable[Any], through_round: int | None = None, *, header: TrfHeader | None = None,
+               type_code: str | None = None, line_end: str = "\r", encoding: str = "latin-1") -> TrfFile:
+    """The ``TrfFile`` of ``export_trf`` (same arguments and errors): its text, encoding and the
+    characters respelled for that encoding."""
+    encoding = encoding_name(encoding)
     state = state_through(events, through_round)
     last = max(state.rounds, default=0)
     rnd = last if through_round is None else through_round
     if rnd > last:
         raise ValueError(f"round {rnd} has not been paired in this log (last paired round: {last})")
-    return _Writer(state, build_history(state, rnd), header or TrfHeader(), type_code, line_end).write()
+    writer = _Writer(state, build_history(state, rnd), header or TrfHeader(), type_code, line_end, encoding)
+    return TrfFile(writer.write(), encoding, writer.respelled)
+
+
+def strength(rating: Decimal) -> int:
+    """The 310 strength factor (columns 48-53, an integer): the team's average rating (R-I1) rounded
+    to the nearest whole number, 0.5 upward, as FIDE rounds rating averages (FIDE B.01 Title
+    Regulations art. 1.4.8: "the fraction 0.5 is rounded upward"); 2300.5 -> 2301."""
+    return int(rating.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def _ascii_json(value: Any) -> str:
+    """JSON with ASCII escapes (``\\u2019``): a comment line survives any of the file's encodings."""
+    return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
 
 
 class _Writer:
     """One export: numbers the players, collects each player's games, writes the records."""
 
-    def __init__(self, state: TournamentState, history: History, header: TrfHeader, type_code: str | None, line_end: str):
-        self.state, self.history, self.header, self.line_end = state, history, header, line_end
+    def __init__(self, state: TournamentState, history: History, header: TrfHeader, type_code: str | None, line_end: str,
+                 encoding: str):
+        self.state, self.history, self.header, self.line_end, self.encoding = state, history, header, line_end, encoding
+        self.respelled: dict[str, str] = {}
         self.profile = state.profile
         self.type_code = type_code or tournament_type_code(self.profile)
         self.tpn = {t: info.pairing_number for t, info in history.teams.items()}
@@ -128,7 +181,18 @@ class _Writer:
             for name in self.members[team]:
                 self.srn[(team, name)] = len(self.srn) + 1
         if len(self.srn) > 9999:
-            raise ValueError(f"{len(self.srn)} players: TRF start numbers stop at 9999")
+            raise TrfLimitError(f"{len(self.srn)} players: record 001 columns 5-8 hold start numbers 1 to 9999",
+                                "TRF-2026 001 starting rank 1 to 9999")
+        over = [t for t in self.order if self.tpn[t] > 999]
+        if over:
+            raise TrfLimitError(f"{len(self.order)} teams: team {over[0]} has pairing number {self.tpn[over[0]]}, and record 310 "
+                                "columns 5-7 hold team pairing numbers 1 to 999", "TRF-2026 310 team pairing number 1 to 999")
+
+    def _text(self, value: str) -> str:
+        """``value`` as the file's encoding holds it (what was respelled is kept for the warning)."""
+        out, changed = transliterate(value, self.encoding)
+        self.respelled.update(changed)
+        return out
 
     # ------------------------------------------------------------ games and line-ups
     def _names(self, event_id: str) -> tuple[str, str]:
@@ -181,17 +245,21 @@ class _Writer:
 
     def _tournament(self) -> list[str]:
         h, p, s = self.header, self.profile, self.state
-        out = [f"012 {s.created.name}"]
-        for tag, value in (("022", h.city), ("032", h.federation), ("042", _date(h.start_date)), ("052", _date(h.end_date)),
-                           ("102", h.chief_arbiter)):
+        c = s.created
+        # The tournament's own facts (TournamentCreated), unless the options give others.
+        city, chief = h.city or c.venue, h.chief_arbiter or c.chief_arbiter
+        starts, ends = h.start_date or (c.starts.isoformat() if c.starts else ""), h.end_date or (c.ends.isoformat() if c.ends else "")
+        out = [f"012 {self._text(c.name)}"]
+        for tag, value in (("022", self._text(city)), ("032", h.federation), ("042", _date(starts)), ("052", _date(ends)),
+                           ("102", self._text(chief))):
             if value:
                 out.append(f"{tag} {value}")
-        out += [f"112 {d}" for d in h.deputies]
+        out += [f"112 {self._text(d)}" for d in h.deputies]
         players = [pl for team in s.teams.values() for pl in team.players]
         out += [f"062 {sum(len(m) for m in self.members.values())}", f"072 {sum(1 for pl in players if pl.rating)}",
                 f"082 {len(s.teams)}", f"092 Team Swiss, rule profile {p.name}"]
         if h.time_control:
-            out.append(f"122 {h.time_control}")
+            out.append(f"122 {self._text(h.time_control)}")
         if h.round_dates:
             line = rec.Line("132")
             for r, d in enumerate(h.round_dates, start=1):
@@ -201,7 +269,7 @@ class _Writer:
         mp = p.match_points
         pab_game = p.bye_award.gp / p.boards
         out += [f"142 {p.rounds}", f"152 {p.first_colour[0].upper()}",
-                "162 " + "    ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in
+                "162  " + "    ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in
                                      (("W", 1), ("D", Decimal("0.5")), ("L", 0), ("P", pab_game))),
                 f"192 {self.type_code}"]
         codes = [c07_code(name) for name in p.tiebreaks]
@@ -211,17 +279,31 @@ class _Writer:
         return out
 
     def _comments(self) -> list[str]:
-        out = [f"{COMMENT} tournament {self.state.tournament_id}", f"{COMMENT} profile {canonical_json(self.profile)}"]
+        c = self.state.created
+        out = [f"{COMMENT} tournament {self.state.tournament_id}", f"{COMMENT} profile {_ascii_json(self.profile.model_dump(mode='json'))}"]
+        exact = {k: v for k, v in (("name", c.name), ("venue", c.venue), ("chief_arbiter", c.chief_arbiter)) if v and transliterate(v, self.encoding)[1]}
+        if exact:  # the texts the 012/022/102 records respell
+            out.append(f"{COMMENT} created {_ascii_json(exact)}")
         for team in self.order:
             reg = self.state.teams[team]
-            if len(team) > 5 or " " in team or reg.federation != self._federation(team):
-                out.append(f"{COMMENT} team {self.tpn[team]} {canonical_json({'team_id': team, 'federation': reg.federation})}")
+            extra: dict[str, Any] = {}
+            if len(reg.name) > rec.TEAM_NAME[1] - rec.TEAM_NAME[0] + 1 or transliterate(reg.name, self.encoding)[1]:
+                extra["name"] = reg.name  # the 310/013 name is cut to its 32 columns or respelled
+            entered = self.history.teams[team].entered
+            if entered > 1:
+                extra["from_round"] = entered  # a late entry: TRF has no field for the round it starts in
+            if extra or len(team) > 5 or " " in team or reg.federation != self._federation(team):
+                out.append(f"{COMMENT} team {self.tpn[team]} {_ascii_json({'team_id': team, 'federation': reg.federation, **extra})}")
+        width = rec.PLAYER_NAME[1] - rec.PLAYER_NAME[0] + 1
+        for (team, name), srn in self.srn.items():
+            if len(name) > width or transliterate(name, self.encoding)[1]:
+                out.append(f"{COMMENT} player {srn} {_ascii_json({'name': name})}")
         from projections.audit import trail
 
         # The audit trail (issue 16): every arbiter action with who, when and the reason, for the
         # rating officer; a reader that does not know these lines skips them.
         for a in trail(self.state):
-            out.append(f"{COMMENT} audit {a.when or '-'} | {a.who} | round {a.round or '-'} | {a.what} | {a.reason or '-'}")
+            out.append(self._text(f"{COMMENT} audit {a.when or '-'} | {a.who} | round {a.round or '-'} | {a.what} | {a.reason or '-'}"))
         return out
 
     def _federation(self, team: str) -> str:
@@ -229,7 +311,6 @@ class _Writer:
         return self.state.teams[team].federation[:3]
 
     def _players(self) -> list[str]:
-        rank = self.rank
         out = []
         for team in self.order:
             nominated = {p.name: p for p in self.state.teams[team].players}
@@ -237,7 +318,7 @@ class _Writer:
                 p = nominated.get(name)
                 games = self.games.get((team, name), {})
                 points = sum((rec.STANDARD_POINTS[g[2]] for g in games.values()), Decimal(0))
-                line = rec.Line("001").put(rec.PLAYER_SRN, self.srn[(team, name)]).put(rec.PLAYER_NAME, name[:33], left=True)
+                line = rec.Line("001").put(rec.PLAYER_SRN, self.srn[(team, name)]).put(rec.PLAYER_NAME, self._text(name)[:33], left=True)
                 if p is not None and p.title:
                     line.put(rec.PLAYER_TITLE, rec.TITLES.get(p.title, p.title[:3]))
                 if p is not None and p.rating:
@@ -245,7 +326,7 @@ class _Writer:
                 line.put(rec.PLAYER_FEDERATION, self._federation(team), left=True)
                 if p is not None and p.fide_id and p.fide_id.isdigit() and len(p.fide_id) <= 11:
                     line.put(rec.PLAYER_FIDE_ID, p.fide_id)
-                line.put(rec.PLAYER_POINTS, rec.points_text(points, 4)).put(rec.PLAYER_RANK, rank[team])
+                line.put(rec.PLAYER_POINTS, rec.points_text(points, 4)).put(rec.PLAYER_RANK, self.rank.get(team, ""))
                 for r in range(1, self.history.through_round + 1):
                     opp, colour, letter = games.get(r, (None, " ", " "))
                     first, c_col, r_col = rec.round_columns(r)
@@ -262,24 +343,23 @@ class _Writer:
         return self.srn[(other, opponent)]
 
     def _teams(self) -> list[str]:
-        rank = self.rank
         out = []
         for team in self.order:
             reg, rounds = self.state.teams[team], self.history.team_rounds(team)
             ids = [self.srn[(team, n)] for n in self.members[team]][: rec.TEAM_MAX_MEMBERS]
-            line = rec.Line("310").put(rec.TEAM_TPN, self.tpn[team]).put(rec.TEAM_NAME, reg.name[:32], left=True)
+            line = rec.Line("310").put(rec.TEAM_TPN, self.tpn[team]).put(rec.TEAM_NAME, self._text(reg.name)[:32], left=True)
             if len(team) <= 5 and " " not in team:
                 line.put(rec.TEAM_NICKNAME, team, left=True)
-            line.put(rec.TEAM_STRENGTH, int(self.history.teams[team].rating.to_integral_value()))
+            line.put(rec.TEAM_STRENGTH, strength(self.history.teams[team].rating))
             line.put(rec.TEAM_MP, rec.points_text(sum(tr.mp for tr in rounds), 6))
             line.put(rec.TEAM_GP, rec.points_text(sum((tr.gp for tr in rounds), Decimal(0)), 6))
-            line.put(rec.TEAM_RANK, rank[team])
+            line.put(rec.TEAM_RANK, self.rank.get(team, ""))
             for k, srn in enumerate(ids):
                 first = rec.TEAM_FIRST_MEMBER + 5 * k
                 line.put((first, first + 3), srn)
             out.append(line.text())
         for team in self.order:
-            line = rec.Line("013").put(rec.TEAM013_NAME, self.state.teams[team].name[:32], left=True)
+            line = rec.Line("013").put(rec.TEAM013_NAME, self._text(self.state.teams[team].name)[:32], left=True)
             for k, name in enumerate(self.members[team][: rec.TEAM_MAX_MEMBERS]):
                 first = rec.TEAM013_FIRST_MEMBER + 5 * k
                 line.put((first, first + 3), self.srn[(team, name)])
@@ -319,7 +399,8 @@ class _Writer:
                 line.put((first, first + 2), f"{self.tpn[team] if team else 0:03d}")
             out.append(line.text())
         for r in range(1, through + 1):
-            absent = [self.tpn[t] for t in self.order if self.history.rounds[r][t].kind == "absent"]
+            # A late entry's rounds before it entered are not absences: it was not in the tournament yet.
+            absent = [self.tpn[t] for t in self.order if self.history.rounds[r][t].kind == "absent" and self.history.teams[t].entered <= r]
             if absent:
                 line = rec.Line("240").put((5, 5), "Z").put((7, 9), f"{r:03d}")
                 for k, tpn in enumerate(absent):

@@ -26,9 +26,10 @@ def test_the_samarkand_teams_come_back_from_its_trf_export(tmp_path):
     for tid, team in original.items():
         got = imported[tid]
         assert (got.name, got.federation, got.pairing_number) == (team.name, team.federation, team.pairing_number)
-        # A TRF name field holds 33 characters (001 columns 15-47): longer names come back cut.
+        # A TRF name field holds 33 characters (001 columns 15-47): a longer name comes back whole from
+        # the product's player comment.
         assert [(p.board_order, p.name, p.title, p.rating) for p in got.players] == \
-            [(p.board_order, p.name[:33], p.title, p.rating) for p in team.players]
+            [(p.board_order, p.name, p.title, p.rating) for p in team.players]
 
 
 def test_a_csv_with_a_bad_row_is_refused_whole(tmp_path):

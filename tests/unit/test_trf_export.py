@@ -8,12 +8,14 @@ from decimal import Decimal
 from functools import cache
 
 import pytest
+from typer.testing import CliRunner
 
+from olympiad.cli import app as cli
 from tests.needs import missing
 
 from projections.replay import replay
 from producers.sources import load_source
-from projections.trf import TrfHeader, export_trf
+from projections.trf import export_trf
 from projections.trf import records as rec
 from tests.conftest import SHARED_DATA
 from tests.gacrux_tool import require_gacrux, tiebreaks
@@ -41,9 +43,10 @@ def test_lines_end_with_cr_and_tournament_records(round_3):
     assert lines(round_3, "082") == ["082 206"]
     assert lines(round_3, "142") == ["142 11"]
     assert lines(round_3, "352") == ["352 WBWB"]
-    # trf-teams.md §1.2: the spec-exact 362 line; 162 symbols at columns 6, 15, 24, 33 with P written out.
+    # trf-teams.md §1.2: the spec-exact 362 line; 162 symbols at columns 6, 15, 24, 33 (TRF26; gacrux reads a
+    # symbol at column 6 + 9k only) with P written out.
     assert lines(round_3, "362") == ["362 TW 2.0   TD 1.0   TL 0.0"]
-    assert lines(round_3, "162") == ["162 W 1.0    D 0.5    L 0.0    P 0.5"]
+    assert lines(round_3, "162") == ["162  W 1.0    D 0.5    L 0.0    P 0.5"]
     assert lines(round_3, "192") == ["192 CUSTOM_TEAM_SWISS_MP"]
     assert lines(round_3, "212") == ["212 MPTS,EMGSB/C1,GPTS,BH:MP/C1"]
 
@@ -92,17 +95,19 @@ def test_a_round_not_paired_is_refused():
 
 @pytest.mark.parametrize("event", ["samarkand-2026-open", "chennai-2022-open"])
 def test_gacrux_reads_the_export_with_status_0_and_our_mp_and_gp(event, tmp_path):
+    """Issue 26 point 4: ``olympiad export-trf SOURCE X.trf`` (default options: Latin-1) read by
+    ``python -m gacrux.tiebreakchecker -i X.trf -t MPTS GPTS`` with gacrux's default options."""
     require_gacrux()
+    source = "samarkand-2026-open"
     if event == "chennai-2022-open":
         if not CHENNAI.is_dir():
             missing(f"real data not found at {CHENNAI}")
-        events = load_source(str(CHENNAI))
-    else:
-        events = list(samarkand_events())
+        source = str(CHENNAI)
     path = tmp_path / f"{event}.trf"
-    path.write_bytes(export_trf(events, header=TrfHeader(start_date="2026-09-01")).encode("utf-8"))
-    status, block, values = tiebreaks(path, ["MPTS", "GPTS"])
+    done = CliRunner().invoke(cli, ["export-trf", source, str(path)])
+    assert done.exit_code == 0, done.output
+    status, block, values = tiebreaks(path, ["MPTS", "GPTS"], encoding=None)
     assert (status, block["code"], block["error"]) == (0, 0, []), block
-    rows = replay(events).rounds[11].rows
+    rows = replay(load_source(source)).rounds[11].rows
     assert len(values) == len(rows)
     assert {r.pairing_number: [Decimal(r.mp), r.gp] for r in rows} == values

@@ -93,7 +93,7 @@ def test_bad_files_are_refused_with_line_and_record():
     with pytest.raises(TrfError, match=r"no 310 or 013 record"):
         load_trf("012 x\r001    1      A, B\r")
     bad = FOREIGN.replace("013 C                                  7    8    9", "013 C                                  7    8   99")
-    with pytest.raises(TrfError, match=r"line 16: record 310: team 3 names player 99, who has no 001 record"):
+    with pytest.raises(TrfError, match=r"line 16: record 013: team 3 names player 99, who has no 001 record"):
         load_trf(bad)
     clash = FOREIGN.replace("0001 b 0", "0001 b 1")
     with pytest.raises(TrfError, match=r"round 1: players 1 and 4 have results '1' and '1'"):
