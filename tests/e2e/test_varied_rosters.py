@@ -48,3 +48,23 @@ def test_team_import_takes_arena_titles_and_notes_an_unknown_one(tmp_path: Path)
             in out and out.endswith("recorded: arena-cup/team/EGY"))
     team = EventStore(db).state.teams["EGY"]
     assert [(p.name, p.title) for p in team.players] == list(zip(names, ["ACM", "AFM", "AIM", "AGM", "NM"]))
+
+
+def test_the_arbiter_page_import_takes_arena_titles_and_names_the_unknown_one() -> None:
+    from fastapi.testclient import TestClient
+
+    from tests.factories import TID, created
+    from tests.web_app import embedded_app
+
+    chief = "chief-import-titles-93ab1c"
+    app, store, _ = embedded_app([created()], chief)
+    rows = ["team_id,team,federation,board,name,fide_id,title,rating"]
+    rows += [f'CIV,Cote d’Ivoire,CIV,{b},"N’Guessan {b}, Zoë",,{t},{1900 - b}'
+             for b, t in enumerate(["AGM", "AIM", "AFM", "ACM", "HGM"], start=1)]
+    with TestClient(app) as client:
+        done = client.post(f"/api/tournaments/{TID}/teams/import", json={"text": "\r\n".join(rows), "filename": "civ.csv"},
+                           headers={"Authorization": f"Bearer {chief}"})
+    assert done.status_code == 201, done.text
+    assert done.json()["message"].endswith(
+        "; note: 1 player carries a title that is not a FIDE title code (kept as given): HGM (CIV: N’Guessan 5, Zoë)")
+    assert [p.title for p in store.state.teams["CIV"].players] == ["AGM", "AIM", "AFM", "ACM", "HGM"]
