@@ -133,6 +133,14 @@ def test_name_key_meets_nfc_nfd_apostrophes_spaces_and_case() -> None:
     assert name_key(unicodedata.normalize("NFD", "Nguyễn")) == "nguyễn" and len(name_key("Nguyễn")) == 6
 
 
+def test_a_team_named_with_a_curly_apostrophe_finds_its_federation() -> None:
+    from producers.importers.federations import federation_of
+
+    assert federation_of("Cote d’Ivoire") == federation_of("Cote d'Ivoire 2 ") == "CIV"
+    with pytest.raises(ValueError, match="no FIDE federation code for 'Atlantis'"):
+        federation_of("Atlantis 2")
+
+
 def test_a_roster_player_without_a_game_is_refused_naming_the_line(tmp_path: Path) -> None:
     folder = tmp_path / CHENNAI.name
     shutil.copytree(CHENNAI, folder)
