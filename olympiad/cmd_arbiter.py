@@ -132,13 +132,16 @@ def team_import(
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
     """Register every team of a CSV file, or of a TRF-2026 file's team records (310/013 with 001), at once (all or none)."""
+    from olympiad.output import note_titles
+    from producers.importers.common import title_note
     from producers.importers.team_file import read_team_file
 
     try:
         teams = read_team_file(path.read_bytes(), path.name)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, ValueError) as exc:
         err().print(f"[bold red]refused[/]: {path}: {exc}")
         raise typer.Exit(code=2) from None
+    note_titles(title_note((t.get("team_id", ""), p.get("name", ""), p.get("title") or "") for t in teams for p in t["players"]))
     submit("ImportTeams", {"tournament_id": tournament, "actor": actor(who), "teams": teams}, db, kafka)
 
 

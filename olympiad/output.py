@@ -37,11 +37,23 @@ def refuse(exc: Exception) -> NoReturn:
 
 
 def load_or_refuse(source: str) -> list:
-    """Events of ``source``; a missing source or a bad log is refused with exit status 2."""
+    """Events of ``source``; a missing source or a bad log is refused with exit status 2. Titles
+    that are not FIDE codes are kept and named in a note on stderr (``title_note``)."""
+    from producers.importers.common import registered_titles, title_note
     from producers.sources import load_source
     from schemas.events import EventSchemaError
 
     try:
-        return load_source(source)
+        events = load_source(source)
     except (FileNotFoundError, EventSchemaError, ValueError) as exc:
         refuse(exc)
+    note_titles(title_note(registered_titles(events)))
+    return events
+
+
+def note_titles(note: str | None) -> None:
+    """Print ``note`` (``producers.importers.common.title_note``), if any, on stderr as ``note: ...``."""
+    if note:
+        from rich.markup import escape
+
+        err().print(f"note: {escape(note)}", highlight=False, soft_wrap=True)

@@ -7,7 +7,10 @@ anything is stored.
 
 - Text holds Unicode scalar values only (no lone surrogate such as ``\\ud800``, which no database
   driver can store), no control characters (NUL included: PostgreSQL refuses it), is trimmed,
-  and fits the SQL column that stores it (``MAX_*`` below are the column widths too).
+  is stored in Unicode normalization form NFC (so that "é" typed as one character and as "e" plus
+  a combining accent is one name, whatever the source's keyboard or file), and fits the SQL
+  column that stores it (``MAX_*`` below are the column widths too).
+- A title is a FIDE code or another short code of letters (``schemas.titles``).
 - Ids follow a grammar: a tournament id is lower-case letters, digits and ``-``, at most 64
   (so ``T/x`` can never be read as an entry of tournament ``T``); a team id letters, digits,
   ``_`` and ``-``; an event id that plus ``/ . : @ + =``.
@@ -26,6 +29,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, Field, Strict, StringConstraints
 from pydantic_core import from_json
 
+from schemas.titles import checked_title
+
 MAX_MESSAGE_BYTES = 64 * 1024  # one event or command, as JSON; a dead letter of it still fits a Kafka record
 MAX_DEPTH = 8  # nesting of a message: events and commands need 5 (command -> players -> player -> field)
 MAX_NAME = 100  # a team's or a player's name
@@ -42,9 +47,10 @@ _BAD_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # Unicode's Cc cate
 
 
 def _scalar_text(value: str) -> str:
-    """Refuse lone surrogates and control characters (rule ``TEXT_RULE``)."""
+    """Refuse lone surrogates and control characters (rule ``TEXT_RULE``); the text in NFC
+    (Unicode Standard Annex #15), the one form two sources spelling a name alike agree on."""
     if _BAD_TEXT.search(value) is None:  # the usual case, at C speed: every event's names pass here
-        return value
+        return value if value.isascii() or unicodedata.is_normalized("NFC", value) else unicodedata.normalize("NFC", value)
     for ch in value:
         code = ord(ch)
         if 0xD800 <= code <= 0xDFFF:
@@ -79,7 +85,8 @@ Federation = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Z0-9]{0,10
 """A federation code: FIDE's three capital letters, a club event's own code (capitals and digits,
 at most 10: the ``teams.federation`` column), or empty."""
 FideId = Annotated[str, Strict(), StringConstraints(pattern=r"^[0-9]{1,10}$")]
-Title = Annotated[str, Strict(), StringConstraints(pattern=r"^(|GM|IM|FM|CM|WGM|WIM|WFM|WCM)$")]
+Title = Annotated[str, Strict(), AfterValidator(checked_title)]
+"""A player's title: a FIDE code in FIDE's spelling, another code of letters as given (``schemas.titles``)."""
 
 Int = Annotated[int, Strict()]
 Round = Annotated[int, Strict(), Field(ge=1, le=99)]

@@ -153,7 +153,9 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
                  responses=REFUSALS, tags=["commands"])
     def import_teams(tid: str, body: ImportIn, cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer)):
         """Register every team of a CSV or TRF-2026 file at once (``ImportTeams``: all or none); the
-        file is read by ``producers.importers.team_file.read_team_file``, as ``olympiad team import``."""
+        file is read by ``producers.importers.team_file.read_team_file``, as ``olympiad team import``.
+        Titles that are not FIDE codes are kept, and named in the message (``title_note``)."""
+        from producers.importers.common import title_note
         from producers.importers.team_file import read_team_file
 
         check_tournament(tid)
@@ -163,7 +165,9 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
         except ValueError as exc:
             raise ApiError(422, f"{body.filename or 'the file'}: {exc}", field="text",
                            rule=getattr(exc, "rule", None) or "team file format") from None
-        return decide({"command": "ImportTeams", "tournament_id": tid, "actor": who, "teams": teams})
+        out = decide({"command": "ImportTeams", "tournament_id": tid, "actor": who, "teams": teams})
+        note = title_note((t.get("team_id", ""), p.get("name", ""), p.get("title") or "") for t in teams for p in t["players"])
+        return out.model_copy(update={"message": f"{out.message}; note: {note}"}) if note else out
 
     @router.post("/api/tournaments/{tid}/captains", status_code=201, response_model=CaptainToken, responses=REFUSALS,
                  tags=["terminals"])

@@ -27,16 +27,15 @@ folder's name, the name the data's ``event``, and the PGN is read as it stands b
 """
 from __future__ import annotations
 
-import csv
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from processors.scoring import home_is_white
-from producers.importers.common import team_id_for
+from producers.importers.common import name_key, team_id_for
 from producers.importers.event_facts import EventFacts, read_event_facts
 from producers.importers.federations import federation_of
+from producers.importers.text_files import read_csv, read_json
 from schemas import event_ids
 from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
 from schemas.profile import get_profile
@@ -59,9 +58,8 @@ def load_events(folder: Path) -> list[Any]:
     that contradict one board order, a bad ``event.json``, or a decision of it that names a team,
     round or board the data does not have (or a team that had a match, a board that was played).
     """
-    data = json.loads((folder / "matches.json").read_text(encoding="utf-8"))
-    with (folder / "rosters.csv").open(encoding="utf-8", newline="") as fh:
-        roster = list(csv.DictReader(fh))
+    data = read_json(folder / "matches.json")
+    roster = read_csv(folder / "rosters.csv")
     facts = read_event_facts(folder, default_name=data.get("event"))
     try:
         profile = get_profile(facts.profile)
@@ -72,16 +70,18 @@ def load_events(folder: Path) -> list[Any]:
     _check_facts(facts, rounds, names)
     ids = {name: team_id_for(federation_of(name), name) for name in names}
     numbers = _round1_pairing_numbers(rounds[0]["matches"], facts.round1_table_numbers)
-    orders = _board_orders(rounds)
+    fide_ids = _fide_ids(rounds)
+    orders = _board_orders(rounds, fide_ids)
     t = facts.tournament_id
     source = facts.source or data.get("source", "")
     events: list[Any] = [
         TournamentCreated(event_id=event_ids.created(t), tournament_id=t, name=facts.name, profile=profile, source=source)
     ]
     players = defaultdict(list)
-    for row in roster:
-        players[row["team"]].append(row)
-    events.extend(_team_event(t, name, ids[name], numbers.get(name), orders[name], players[name]) for name in names)
+    for line, row in enumerate(roster, start=2):
+        players[name_key(row.get("team", ""))].append((line, row))
+    events.extend(_team_event(t, name, ids[name], numbers.get(name), orders.get(name, []), players[name_key(name)],
+                              fide_ids[name]) for name in names)
     for rnd in rounds:
         events.extend(_round_events(t, rnd, ids, facts, profile.boards))
     return events
@@ -109,25 +109,53 @@ def _check_facts(facts: EventFacts, rounds: list[dict], names: list[str]) -> Non
                              "was played (it is in the PGN)")
 
 
-def _team_event(t: str, name: str, team_id: str, number: int | None, order: list[str], roster: list[dict]) -> TeamRegistered:
-    """``TeamRegistered`` of one team: its players seen in the PGN (``rosters.csv``) in ``order``."""
+def _team_event(t: str, name: str, team_id: str, number: int | None, order: list[str],
+                roster: list[tuple[int, dict[str, str]]], fide_ids: dict[str, str]) -> TeamRegistered:
+    """``TeamRegistered`` of one team: its players seen in the PGN (``rosters.csv`` rows with their
+    line numbers) in ``order`` (player keys, ``_player_key``; ``fide_ids``: the team's name key ->
+    FIDE id in ``matches.json``). A row is matched to the games by FIDE id where both carry one, else
+    by name (``name_key``). Raises ``ValueError`` naming the line of a row whose player has no game."""
     place = {key: i for i, key in enumerate(order, start=1)}
-    players = sorted(
-        (
-            Player(board_order=place[_player_key(p)], name=p["name"], fide_id=p["fide_id"] or None, title=p["title"],
-                   rating=int(p["elo_in_pgn"]) if p["elo_in_pgn"] else None)
-            for p in roster
-        ),
-        key=lambda p: p.board_order,
-    )
+    players = []
+    for line, p in roster:
+        where = f"rosters.csv line {line}"
+        for column in ("name", "fide_id", "title", "elo_in_pgn"):
+            if column not in p:
+                raise ValueError(f"{where}: no column {column!r} (see the folder's README)")
+        key = _player_key(p, fide_ids)
+        board_order = place.get(key) or place.get(f"name:{name_key(p['name'])}")
+        if board_order is None:
+            raise ValueError(f"{where}: {p['name']} ({name}) has no game in matches.json")
+        if p["elo_in_pgn"] and not p["elo_in_pgn"].isdigit():
+            raise ValueError(f"{where}: elo_in_pgn: {p['elo_in_pgn']!r} is not a whole number")
+        players.append(Player(board_order=board_order, name=p["name"], fide_id=p["fide_id"] or None, title=p["title"],
+                              rating=int(p["elo_in_pgn"]) if p["elo_in_pgn"] else None))
+    players.sort(key=lambda p: p.board_order)
     return TeamRegistered(
         event_id=event_ids.team(t, team_id), tournament_id=t, team_id=team_id, name=name,
         federation=federation_of(name), pairing_number=number, players=tuple(players),
     )
 
 
-def _player_key(player: dict[str, Any]) -> str:
-    return player["fide_id"] or player["name"]
+def _fide_ids(rounds: list[dict]) -> dict[str, dict[str, str]]:
+    """Team -> name key (``name_key``) -> FIDE id, for every player ``matches.json`` gives an id."""
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    for rnd in rounds:
+        for m in rnd["matches"]:
+            for b in m["boards"]:
+                for side in ("white", "black"):
+                    p = b[side]
+                    if (p.get("fide_id") or "").strip():
+                        out[p["team"]][name_key(p["name"])] = p["fide_id"].strip()
+    return out
+
+
+def _player_key(player: dict[str, Any], fide_ids: dict[str, str]) -> str:
+    """The key one player is known by in a team: FIDE id first (``id:<id>``, the player's own or the
+    one the same name carries in another game, ``fide_ids``: name key -> id), else the name
+    (``name:<name_key>``), so that a game without the id and one with it are one player."""
+    fide = (player.get("fide_id") or "").strip() or fide_ids.get(name_key(player["name"]))
+    return f"id:{fide}" if fide else f"name:{name_key(player['name'])}"
 
 
 def _round1_pairing_numbers(matches: list[dict], table_numbers: dict[int, int]) -> dict[str, int]:
@@ -149,8 +177,9 @@ def _round1_pairing_numbers(matches: list[dict], table_numbers: dict[int, int]) 
     return numbers
 
 
-def _board_orders(rounds: list[dict]) -> dict[str, list[str]]:
-    """Board order of every team (player keys, board 1 first) that agrees with all its line-ups.
+def _board_orders(rounds: list[dict], fide_ids: dict[str, dict[str, str]]) -> dict[str, list[str]]:
+    """Board order of every team (player keys, ``_player_key``, board 1 first) that agrees with
+    all its line-ups (``fide_ids``: ``_fide_ids``).
 
     A line-up is in the fixed board order (R-D1), so each match says "who played a higher board
     comes first". Players never seen in one match are ordered by their mean board, then their
@@ -159,23 +188,25 @@ def _board_orders(rounds: list[dict]) -> dict[str, list[str]]:
     before: dict[str, set[tuple[str, str]]] = defaultdict(set)
     boards: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     rating: dict[str, int] = {}
+    label: dict[str, str] = {}  # the FIDE id, else the name: the last tie-break of the order
     for rnd in rounds:
         for m in rnd["matches"]:
             lineup: dict[str, list[tuple[int, str]]] = defaultdict(list)
             for b in m["boards"]:
                 for side in ("white", "black"):
                     p = b[side]
-                    key = _player_key(p)
+                    key = _player_key(p, fide_ids[p["team"]])
                     lineup[p["team"]].append((b["board"], key))
                     boards[p["team"]][key].append(b["board"])
                     rating[key] = p["elo"] or 0
+                    label[key] = key.split(":", 1)[1] if key.startswith("id:") else p["name"]
             for team, seats in lineup.items():
                 seats.sort()
                 before[team].update((a, b) for i, (_, a) in enumerate(seats) for _, b in seats[i + 1:])
     orders = {}
     for team, seen in boards.items():
         rule = before[team]
-        todo = sorted(seen, key=lambda k: (sum(seen[k]) / len(seen[k]), -rating[k], k))
+        todo = sorted(seen, key=lambda k: (sum(seen[k]) / len(seen[k]), -rating[k], label[k]))
         order: list[str] = []
         while todo:
             free = next((k for k in todo if not any((o, k) in rule for o in todo if o != k)), None)

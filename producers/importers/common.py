@@ -1,9 +1,14 @@
-"""Helpers shared by the importers: team ids and board result codes from a team's view."""
+"""Helpers shared by the importers: team ids, board result codes from a team's view, the key two
+sources' spellings of one name are matched by, and the note on titles that are not FIDE codes."""
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections import defaultdict
+from typing import Any, Iterable
 
 from processors.scoring import home_is_white
+from schemas.titles import FIDE_TITLES
 
 # White's and Black's points on a board as sources print them -> result code.
 _CODE = {("1", "0"): "1-0", ("0", "1"): "0-1", ("½", "½"): "1/2-1/2", ("+", "-"): "+/-", ("-", "+"): "-/+", ("-", "-"): "-/-"}
@@ -27,3 +32,41 @@ def board_code(home_score: str, away_score: str, board: int) -> str:
         raise ValueError(f"board {board}: {home_score!r}-{away_score!r} is not a board result")
     white_black = pair if home_is_white(board) else (away_score, home_score)
     return _CODE[white_black]
+
+
+# What sources type for an apostrophe: ' ’ ‘ ʼ ` ´ ′ (a keyboard's, a word processor's, a scraper's).
+_APOSTROPHES = str.maketrans({c: "'" for c in "\u2019\u2018\u02bc\u0060\u00b4\u2032"})
+
+
+def name_key(name: str) -> str:
+    """The key two sources' spellings of one player or team name are matched by, when they do not
+    both carry a FIDE id: NFC (Unicode Standard Annex #15), every apostrophe variant as ``'``,
+    runs of spaces as one, case folded ("O’Gorman,  Tom" and "o'gorman, tom" meet). The key is for
+    matching only; the name is stored as the source spells it."""
+    return " ".join(unicodedata.normalize("NFC", name).translate(_APOSTROPHES).split()).casefold()
+
+
+def title_note(players: Iterable[tuple[str, str, str]], shown: int = 5) -> str | None:
+    """One line naming the titles of ``players`` ((team, player name, title) triples) that are not
+    FIDE title codes (``schemas.titles.FIDE_TITLES``), each with up to ``shown`` of its players,
+    e.g. ``2 players carry a title that is not a FIDE title code (kept as given): NM (UZB: Doe,
+    John; ...)``; None when every title is a FIDE code or empty. An unknown title is reported,
+    never refused: it changes no pairing and no score."""
+    unknown: dict[str, list[str]] = defaultdict(list)
+    for team, name, title in players:
+        if title and title.strip().upper() not in FIDE_TITLES:  # as schemas.titles.checked_title reads it
+            unknown[title].append(f"{team}: {name}")
+    if not unknown:
+        return None
+    count = sum(len(v) for v in unknown.values())
+    parts = [f"{code} ({'; '.join(who[:shown])}{f'; and {len(who) - shown} more' if len(who) > shown else ''})"
+             for code, who in sorted(unknown.items())]
+    return (f"{count} player{'s' if count != 1 else ''} carr{'y' if count != 1 else 'ies'} a title that is not a "
+            f"FIDE title code (kept as given): {', '.join(parts)}")
+
+
+def registered_titles(events: Iterable[Any]) -> list[tuple[str, str, str]]:
+    """(team id, player name, title) of every player of the ``TeamRegistered`` and
+    ``RosterChanged`` events of ``events`` (what ``title_note`` reads)."""
+    return [(e.team_id, p.name, p.title) for e in events if e.type in ("TeamRegistered", "RosterChanged")
+            for p in e.players]

@@ -19,11 +19,12 @@ copy of the facts as ``olympiad/data/<folder name>.event.json`` (``producers.sou
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from producers.importers.text_files import read_json
 
 FILE_NAME = "event.json"
 DEFAULT_PROFILE = "olympiad-2022"  # the rules of the format's events (Chennai 2022, Samarkand 2026)
@@ -115,10 +116,7 @@ def read_event_facts_file(path: Path, default_id: str | None = None, default_nam
         if default_id is None:
             raise FileNotFoundError(f"{path}: no such event facts file")
         return EventFacts(tournament_id=default_id, name=default_name or default_id)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON: {exc}") from None
+    data = read_json(path)
     try:
         return EventFacts.model_validate(data)
     except ValidationError as exc:

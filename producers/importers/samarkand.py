@@ -17,13 +17,13 @@ teams) and a ``BoardResultRecorded`` per board. Facts the files imply but do not
 """
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from producers.importers.common import board_code, team_id_for
+from producers.importers.common import board_code, name_key, team_id_for
 from producers.importers.event_facts import EventFacts, LateCorrection, read_event_facts
+from producers.importers.text_files import read_json
 from schemas import event_ids
 from schemas.events import (
     BoardResultCorrected,
@@ -59,10 +59,10 @@ def load_events(folder: Path) -> list[Any]:
     except KeyError as exc:
         raise ValueError(f"{folder / 'event.json'}: profile: {exc.args[0]}") from None
     raw = folder / "raw"
-    rosters = json.loads((raw / "rosters.json").read_text(encoding="utf-8"))
+    rosters = read_json(raw / "rosters.json")
     rounds = []
     while (raw / f"round{len(rounds) + 1}.json").is_file():
-        rounds.append(json.loads((raw / f"round{len(rounds) + 1}.json").read_text(encoding="utf-8")))
+        rounds.append(read_json(raw / f"round{len(rounds) + 1}.json"))
     try:
         return _events(facts, profile, rosters, rounds)
     except KeyError as exc:
@@ -148,7 +148,7 @@ def _round_events(t: str, r: int, rows: list[dict], ids: dict[int, str], previou
             except ValueError as exc:
                 raise ValueError(f"round {r}, {home['name']} v {away['name']}: {exc}") from None
             white, black = (b["player"], b["opponent"]) if number % 2 else (b["opponent"], b["player"])
-            if away_boards[number]["player"] != b["opponent"]:
+            if name_key(away_boards[number]["player"]) != name_key(b["opponent"]):
                 raise ValueError(f"round {r}, {home['name']} v {away['name']} board {number}: the two sides name different players")
             boards.append(
                 BoardResultRecorded(

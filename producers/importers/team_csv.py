@@ -10,21 +10,21 @@ validates them); raises ``ValueError`` naming the line and the column.
 """
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
+
+from producers.importers.text_files import csv_rows
 
 REQUIRED = ("team_id", "team", "board", "name")
 
 
 def read_teams(text: str) -> list[dict[str, Any]]:
     """The teams of a CSV text, each ``{"team_id", "name", "federation", "players": [...]}``."""
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+    header, rows = csv_rows(text)
+    missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise ValueError(f"line 1: the header misses the column(s) {', '.join(missing)} (needs {', '.join(REQUIRED)})")
     teams: dict[str, dict[str, Any]] = {}
-    for line, row in enumerate(reader, start=2):
+    for line, row in enumerate(rows, start=2):
         tid = (row.get("team_id") or "").strip()
         team = teams.setdefault(tid, {"team_id": tid, "name": (row.get("team") or "").strip(),
                                       "federation": (row.get("federation") or "").strip(), "players": []})

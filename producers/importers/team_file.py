@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from producers.importers import team_csv, trf
+from producers.importers.text_files import decode_text
 
 
 def read_team_file(data: bytes, name: str = "") -> list[dict[str, Any]]:
@@ -15,10 +16,10 @@ def read_team_file(data: bytes, name: str = "") -> list[dict[str, Any]]:
 
     A file named ``*.trf``, or whose text starts with a TRF record (``012``, ``001``), is read
     as TRF-2026 (``trf.read_teams``: 001 with 310/013); anything else as CSV (``team_csv``).
-    Raises ``ValueError`` (``trf.TrfError`` for TRF, naming the line) or ``UnicodeDecodeError``
-    for a CSV that is not UTF-8.
+    A CSV is decoded by ``text_files.decode_text`` (UTF-8 with or without BOM, UTF-16 with BOM,
+    cp1252, Latin-1). Raises ``ValueError`` (``trf.TrfError`` for TRF, naming the line).
     """
     text = trf.read_text(data)
     if name.lower().endswith(".trf") or text.startswith(("012", "001")):
         return [{**t, "players": [p.model_dump() for p in t["players"]]} for t in trf.read_teams(text)]
-    return team_csv.read_teams(data.decode("utf-8"))
+    return team_csv.read_teams(decode_text(data))
