@@ -129,7 +129,10 @@ def _iso_timestamp(value: Any) -> Any:
         return value
     if not isinstance(value, str) or not _ISO.match(value):
         raise ValueError(f"{value!r} is not an ISO 8601 date-time such as 2026-09-12T15:00:00+05:00 [rule: {TIMESTAMP_RULE}]")
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:  # the form fits, a part does not (month 13): said with the rule
+        raise ValueError(f"{value!r} is not a date-time: {exc} [rule: {TIMESTAMP_RULE}]") from None
 
 
 Timestamp = Annotated[datetime, BeforeValidator(_iso_timestamp)]

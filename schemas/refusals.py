@@ -169,9 +169,12 @@ def explain(err: Mapping[str, Any], schema: str = "schema") -> Problem:
     if etype in ("int_type", "int_parsing", "int_from_float", "float_type", "float_parsing", "decimal_type",
                  "decimal_parsing", "finite_number", "int_parsing_size"):
         whole = etype.startswith("int")
-        return out(_number_of(value, whole) if etype != "finite_number" else f"{v} is not a finite number", STRICT_TYPES_RULE)
+        # *_parsing: a text read leniently (a URL's path or query) that is no number; JSON's are strict
+        rule = ("whole numbers" if whole else "numbers") if etype.endswith(("_parsing", "_size")) else STRICT_TYPES_RULE
+        return out(_number_of(value, whole) if etype != "finite_number" else f"{v} is not a finite number", rule)
     if etype in ("bool_type", "bool_parsing"):
-        return out(f"{v} is {_kind_of(value)}, not true or false", STRICT_TYPES_RULE)
+        return out(f"{v} is {_kind_of(value)}, not true or false",
+                   "true or false" if etype == "bool_parsing" else STRICT_TYPES_RULE)
     if etype in ("dict_type", "model_type", "model_attributes_type", "mapping_type", "dataclass_type"):
         return out(f"{v} is {_kind_of(value)}, not an object", STRICT_TYPES_RULE)
     if etype in ("list_type", "tuple_type", "set_type", "frozen_set_type", "iterable_type"):
@@ -194,10 +197,11 @@ def explain(err: Mapping[str, Any], schema: str = "schema") -> Problem:
     if etype == "literal_error":
         return out(f"{v} is not one of {ctx.get('expected')}", _choices(leaf, schema))
     if etype in ("union_tag_invalid", "union_tag_not_found"):
-        tag = ctx.get("discriminator", "").strip("'")
+        tag = str(ctx.get("discriminator", "")).strip("'")
+        at = Problem(f"{path}.{tag}" if path != "(message)" else tag, "", "")
         if etype == "union_tag_not_found":
-            return out(f"missing {tag}", f"{schema}: {tag} given")
-        return out(f"{shown(ctx.get('tag'))} is not one of {ctx.get('expected_tags')}", f"{schema}: known {tag}s")
+            return Problem(at.field, "required, not given", schema)
+        return Problem(at.field, f"{shown(ctx.get('tag'))} is not one of {ctx.get('expected_tags')}", _choices(tag, schema))
     if etype == "string_unicode":
         return out(f"{v} is not Unicode text", limits.TEXT_RULE)
     if etype.startswith("date") or etype.startswith("datetime") or etype.startswith("time"):
@@ -205,7 +209,9 @@ def explain(err: Mapping[str, Any], schema: str = "schema") -> Problem:
             "an ISO 8601 date-time such as 2026-09-12T15:00:00+05:00"
         return out(f"{v} is not {form}", f"{leaf}: ISO 8601 dates")
     if etype in ("json_invalid", "json_type"):
-        return out("not JSON", "JSON syntax")
+        at = loc[-1] if loc and isinstance(loc[-1], int) else None
+        where = f" at character {at + 1}" if at is not None else ""
+        return Problem("(message)", f"not JSON: {ctx.get('error', 'malformed')}{where}", "JSON syntax")
     if etype in ("none_required",):
         return out(f"{v} is given where nothing is allowed", schema)
     return out(f"{v} does not fit {leaf}", schema)

@@ -78,6 +78,8 @@ def request_refusal(errors: list[dict[str, Any]], method: str, path: str) -> Ref
     if loc[:1] == ["body"]:
         loc = loc[1:]
     what = f"request {method} {path}"
+    if loc[:1] in (["path"], ["query"]):  # a URL's part: named as the route names it
+        loc = loc[1:]
     if loc and loc[0] in COMMAND_TYPES:
         what, loc = f"command {loc[0]}", loc[1:]
     p = refusals.explain({**err, "loc": tuple(loc)}, schema="request schema")
