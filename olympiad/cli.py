@@ -9,8 +9,10 @@ SQLAlchemy or Kafka (``tests/unit/test_cli_startup.py`` checks it; ``bench/bench
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import typer
+from typer import _coercion, _param_types
 from typer.core import TyperArgument
 
 # Plain (click-style) help: flags read as flags (no "<bool>" after them), and it needs no rich.
@@ -40,6 +42,20 @@ def _argument_usage(self: TyperArgument) -> str:
 TyperArgument._usage_display_name = _argument_usage
 TyperArgument._rich_display_name = lambda self: self.metavar or (self.name or "").upper()
 TyperArgument.display_type_rich = lambda self, ctx: None
+
+
+
+def _value_refused(exc: Any) -> str:
+    """What is wrong with a command-line value typer's pydantic adapter refused, in the product's
+    words (``schemas.refusals``: ``'abc' is text, not a whole number``), never pydantic's."""
+    from schemas.refusals import problem
+
+    return problem(exc).message
+
+
+# typer says a refused value with pydantic's message ("Input should be a valid integer, unable to
+# parse string ..."); ours reads as every other refusal (issue 26; tests/unit/test_cli_startup.py).
+_coercion.get_error_msg = _param_types.get_error_msg = _value_refused
 
 for _module in COMMAND_MODULES:
     importlib.import_module(_module)

@@ -26,7 +26,9 @@ def audit(
 
     from producers.audit_sources import audit_source
     from projections.audit import audit as run_audit
+    from olympiad.output import refusal_text
     from schemas.events import EventSchemaError
+    from schemas.refusals import exception_text
 
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -38,10 +40,10 @@ def audit(
             published.proposals = {r: d for r, d in published.proposals.items() if r <= through_round}
         report = run_audit(tid, records, published, key)
     except (FileNotFoundError, ValueError, EventSchemaError) as exc:
-        err.print(f"[bold red]refused[/]: {escape(str(exc))}")
+        err.print(f"[bold red]refused[/]: {escape(refusal_text(exc))}")
         raise typer.Exit(code=2) from None
     except Exception as exc:  # a source that cannot be read (a broker, a database): say so, no traceback
-        err.print(f"[bold red]refused[/]: {source}: {type(exc).__name__}: {escape(str(exc))}")
+        err.print(f"[bold red]refused[/]: {source}: {escape(exception_text(exc))}")
         raise typer.Exit(code=2) from None
     if show_trail and report.trail:
         table = Table(title=f"{tid}: audit trail ({len(report.trail)} arbiter actions)", title_justify="left")

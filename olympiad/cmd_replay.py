@@ -63,7 +63,9 @@ def _through_store(events: list, through_round: int | None, db: str):
         store.append(events)
         result = store.project()
     except SQLAlchemyError as exc:
-        raise ValueError(f"--db {db}: {exc.__class__.__name__}: {exc}") from None
+        from schemas.refusals import exception_text
+
+        raise ValueError(f"--db {db}: {exception_text(exc)}") from None
     rnd = through_round or max(result.rounds, default=0)
     if rnd in result.rounds:
         return result.state, result.rounds[rnd]

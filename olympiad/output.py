@@ -28,12 +28,26 @@ def err() -> Any:
 
 
 def refuse(exc: Exception) -> NoReturn:
-    """Print a refusal (field, rule, offending event) on stderr and exit with status 2."""
+    """Print a refusal (field, rule, offending event) on stderr and exit with status 2. A
+    library's validation error that reached here is said in the product's words
+    (``schemas.refusals``), never as the library prints it."""
     from rich.markup import escape
 
-    where = f"event {exc.event_id}: " if getattr(exc, "event_id", None) else ""
-    err().print(f"[bold red]refused[/]: {escape(where + str(exc))}", highlight=False, soft_wrap=True)
+    err().print(f"[bold red]refused[/]: {escape(refusal_text(exc))}", highlight=False, soft_wrap=True)
     raise typer.Exit(code=2)
+
+
+def refusal_text(exc: Exception) -> str:
+    """The product's line of ``exc`` (without ``refused: ``): its text, the event it names first;
+    a pydantic ``ValidationError`` as ``<model>: <field>: <message> [rule: ...]``."""
+    from pydantic import ValidationError
+
+    from schemas import refusals
+
+    if isinstance(exc, ValidationError):
+        return refusals.refusal_line(exc.title, refusals.problem(exc, schema=f"schema {exc.title}"))
+    where = f"event {exc.event_id}: " if getattr(exc, "event_id", None) else ""
+    return where + str(exc)
 
 
 def load_or_refuse(source: str) -> list:

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import faust
+from pydantic import ValidationError
 
 from deploy import topics
 from processors import faust_transport
@@ -53,6 +54,7 @@ from processors.log_chain import LogChain
 from processors.tournament import RuleViolation, TournamentState
 from schemas.canonical import canonical_json
 from schemas.commands import parse_command
+from schemas import refusals
 from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import EventSchemaError, MatchResultDecided, parse_event
 from schemas.limits import MessageTooLarge, load_message
@@ -259,7 +261,8 @@ def judge_message(judge: Judge, raw: bytes | None, key: bytes | None) -> Verdict
     try:
         return judge.judge(raw, key)
     except Exception as exc:  # noqa: BLE001 - one message's failure must not stop the partition
-        log.exception("judging a message failed; it goes to dead-letters")
+        if not isinstance(exc, ValidationError):  # its traceback would print the library's text
+            log.exception("judging a message failed; it goes to dead-letters")
         for tid in list(judge.pending):
             if tid in held:
                 del judge.pending[tid][held[tid]:]
@@ -267,6 +270,11 @@ def judge_message(judge: Judge, raw: bytes | None, key: bytes | None) -> Verdict
                 del judge.pending[tid]
         for tid in judge.touched:
             judge.states.pop(tid, None)
+        if isinstance(exc, ValidationError):  # a model our code built from the message: the product's words
+            p = refusals.problem(exc, schema=f"schema {exc.title}")
+            log.error("judging a message failed; it goes to dead-letters: %s", refusals.refusal_line(exc.title, p))
+            return Verdict(field=p.field, rule="judged without error",
+                           reason=refusals.refusal_line(exc.title, p)[:MAX_REASON_CHARS])
         return Verdict(field="(message)", rule="judged without error", reason=f"{type(exc).__name__}: {exc}"[:MAX_REASON_CHARS])
 
 

@@ -14,8 +14,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from processors.deciders import handle
 from processors.tournament import RuleViolation
+from schemas import refusals
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,9 @@ class EmbeddedDoor:
             decision = handle(self.store.state, command)
         except RuleViolation as exc:
             return Outcome(False, field=exc.field, rule=exc.rule, reason=str(exc))
+        except ValidationError as exc:  # an event the decider built does not fit its schema: the product's words
+            p = refusals.problem(exc, schema=f"schema {exc.title}")
+            return Outcome(False, field=p.field, rule=p.rule, reason=refusals.refusal_line(f"command {command.command}", p))
         self.store.append_decided(decision.events)
         return Outcome(True, tuple(e.event_id for e in (decision.events or decision.recorded)),
                        already_recorded=decision.already_recorded)

@@ -62,6 +62,20 @@ def load_source(source: str) -> list[Any]:
 
         return EventStore(source).events()
     path = Path(source)
+    if path.is_dir() or (path.is_file() and path.suffix.lower() == ".trf"):
+        from pydantic import ValidationError
+
+        try:
+            return _imported(path)
+        except ValidationError as exc:  # an event the importer built from the data does not fit its schema
+            raise ValueError(imported_refusal(path, exc)) from None
+    if path.is_file():
+        return read_log(path)
+    raise FileNotFoundError(f"{source!r} is neither a shipped event log ({', '.join(shipped) or 'none'}), a data folder nor a file")
+
+
+def _imported(path: Path) -> list[Any]:
+    """The events of the data folder or ``.trf`` file ``path``, read by its importer."""
     if path.is_dir():
         from producers.importers import samarkand  # here: a shipped log needs no importer
 
@@ -72,10 +86,14 @@ def load_source(source: str) -> list[Any]:
         if chennai.is_chennai_folder(path):
             return chennai.load_events(path)
         raise FileNotFoundError(f"{path}: not a known data folder (expected raw/rosters.json or matches.json)")
-    if path.is_file() and path.suffix.lower() == ".trf":
-        from producers.importers.trf import load_file
+    from producers.importers.trf import load_file
 
-        return load_file(path)
-    if path.is_file():
-        return read_log(path)
-    raise FileNotFoundError(f"{source!r} is neither a shipped event log ({', '.join(shipped) or 'none'}), a data folder nor a file")
+    return load_file(path)
+
+
+def imported_refusal(path: Path, exc: Any) -> str:
+    """The product's line for a ``pydantic.ValidationError`` an importer met building an event from
+    the data at ``path``: ``<path>: <model>: <field>: <message> [rule: ...]`` (``schemas.refusals``)."""
+    from schemas.refusals import exception_text
+
+    return f"{path}: {exception_text(exc)}"

@@ -70,6 +70,7 @@ from projections.store import (
 )
 from schemas.canonical import canonical_json
 from schemas.chain import CHAIN_HEADER
+from schemas import refusals
 from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import StandingsUpdated, parse_event
 
@@ -303,11 +304,11 @@ class Projector:
         """Queue the dead letter of a record the projection could not take (published after the commit)."""
         field = getattr(exc, "field", "") or "(event)"
         rule = getattr(exc, "rule", "") or "projected without error"
-        log.error("tournament-log %s:%s dead-lettered by the projection: %s: %s", rec.partition, rec.offset,
-                  type(exc).__name__, str(exc)[:MAX_REASON_CHARS])
+        reason = refusals.exception_text(exc)  # never a library's text or link (docs/reliability.md)
+        log.error("tournament-log %s:%s dead-lettered by the projection: %s", rec.partition, rec.offset,
+                  reason[:MAX_REASON_CHARS])
         self.dead_letters.append(dead_letter({"topic": rec.topic, "partition": rec.partition, "offset": rec.offset,
-                                              "refused_by": self.consumer_name},
-                                             rec.key, rec.value, field, rule, f"{type(exc).__name__}: {exc}"))
+                                              "refused_by": self.consumer_name}, rec.key, rec.value, field, rule, reason))
 
     def _write_changes(self, conn: Connection, tid: str, proj: TournamentProjection) -> None:
         """Upsert the teams and the changed matches of one tournament (rows as ``projections.store`` lays them)."""

@@ -15,18 +15,20 @@ Colours: the home team of a table has White on boards 1 and 3 and Black on board
 """
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Annotated, Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from schemas import limits
+from schemas import limits, refusals
 from schemas.limits import (
     ActorId, Board, Bool, EventId, Federation, FideId, Int, Name, Note, Reason, Round, TableNo, TeamId,
     Timestamp, Title, TournamentId,
 )
 from schemas.points import Points
 from schemas.profile import RuleProfile
+from schemas.refusals import shown
 
 ResultCode = Literal["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"]
 """Board result, White first: played (1-0, 0-1, 1/2-1/2) or forfeit (+/-, -/+, -/- double)."""
@@ -391,39 +393,23 @@ def upcast(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
-_RULE_OF_PATTERN = {
-    "tournament_id": limits.TOURNAMENT_ID_RULE, "event_id": limits.EVENT_ID_RULE, "supersedes": limits.EVENT_ID_RULE,
-}
+def validation_error(exc: ValidationError, kind: str, version: int, skip: int = 1, what: str = "") -> EventSchemaError:
+    """An ``EventSchemaError`` for ``exc`` in the product's words (``schemas.refusals``): ``<what>:
+    <field path>: <message>`` with the rule; ``what`` names what was refused (default ``command
+    <kind>``: ``parse_event`` names its event). ``skip`` is kept for callers; union members are
+    dropped from the path whatever their place."""
+    p = refusals.problem(exc, schema=f"schema {kind} v{version}")
+    what = what or f"command {kind}"
+    return EventSchemaError(f"{what}: {p.field}: {p.message}", field=p.field, rule=p.rule)
 
 
-def schema_rule(err: dict[str, Any], kind: str, version: int) -> str:
-    """The rule a pydantic error breaks: an input limit by name where one applies, else the schema."""
-    msg = err.get("msg", "")
-    if "[rule: " in msg:
-        return msg.split("[rule: ", 1)[1].rstrip("]")
-    etype = err.get("type", "")
-    field = str(err["loc"][-1]) if err.get("loc") else ""
-    if etype == "string_unicode":
-        return limits.TEXT_RULE
-    if etype == "string_pattern_mismatch":
-        return _RULE_OF_PATTERN.get(field, limits.TEAM_ID_RULE if field in ("team_id", "home", "away", "bye", "winner")
-                                    or field.isdigit() else f"schema {kind} v{version}: {field} format")
-    if etype in ("int_type", "bool_type", "string_type", "int_parsing"):
-        return "strict JSON types"
-    if etype in ("string_too_long", "too_long"):
-        return "input size limits"
-    return f"schema {kind} v{version}"
-
-
-def validation_error(exc: ValidationError, kind: str, version: int, skip: int = 1) -> EventSchemaError:
-    """An ``EventSchemaError`` for the first error of ``exc`` (``skip`` leading location parts
-    name the union member, not a field; an error of the whole message is located at ``kind``)."""
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"][skip:]) or kind
-    shown = err.get("input")
-    text = repr(shown) if len(repr(shown)) <= 80 else repr(shown)[:77] + "..."
-    msg = err["msg"].split(" [rule: ")[0]
-    return EventSchemaError(f"{kind}.{loc}: {msg} (got {text})", field=loc, rule=schema_rule(err, kind, version))
+def event_named(raw: dict[str, Any], kind: str) -> str:
+    """How a refusal names the event ``raw`` of type ``kind``: ``event r1/t1/b5 (BoardResultRecorded)``,
+    or ``event BoardResultRecorded`` when its id is not a usable id."""
+    ident = raw.get("event_id")
+    if isinstance(ident, str) and re.match(limits.pattern_of(EventId), ident):
+        return f"event {ident} ({kind})"
+    return f"event {kind}"
 
 
 def json_object(raw: dict[str, Any] | str | bytes, what: str, field: str) -> dict[str, Any]:
@@ -442,12 +428,6 @@ def json_object(raw: dict[str, Any] | str | bytes, what: str, field: str) -> dic
     return raw
 
 
-def shown(value: Any, width: int = 60) -> str:
-    """``repr(value)``, cut to ``width`` characters (for a refusal's message)."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
 def parse_event(raw: dict[str, Any] | str | bytes) -> Any:
     """Parse one event from a dict or JSON text (``schemas.limits.load_message``: size and depth
     limits) into its model, upcasting an older version.
@@ -462,4 +442,4 @@ def parse_event(raw: dict[str, Any] | str | bytes) -> Any:
     try:  # the type's own model: the same validation as a union tagged by ``type``, one dispatch less
         return EVENT_TYPES[kind].model_validate(raw)
     except ValidationError as exc:
-        raise validation_error(exc, kind, VERSIONS[kind], skip=0) from None
+        raise validation_error(exc, kind, VERSIONS[kind], skip=0, what=event_named(raw, kind)) from None

@@ -29,7 +29,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, Field, Strict, StringConstraints
 from pydantic_core import from_json
 
-from schemas.titles import checked_title
+from schemas.titles import TITLE_RULE, checked_title
 
 MAX_MESSAGE_BYTES = 64 * 1024  # one event or command, as JSON; a dead letter of it still fits a Kafka record
 MAX_DEPTH = 8  # nesting of a message: events and commands need 5 (command -> players -> player -> field)
@@ -41,6 +41,14 @@ TOURNAMENT_ID_RULE = "tournament ids: lower-case letters, digits and '-', 1 to 6
 TEAM_ID_RULE = "team ids: letters, digits, '_' and '-', 1 to 40"
 EVENT_ID_RULE = "event ids: letters, digits and - _ . / : @ + =, 1 to 200"
 TEXT_RULE = "text: Unicode scalar values without control characters"
+ACTOR_ID_RULE = "actor ids: letters, digits and _ . : @ -, 1 to 64, starting with a letter or digit"
+FEDERATION_RULE = "federation codes: capital letters and digits, at most 10 (FIDE's three letters), or none"
+FIDE_ID_RULE = "FIDE ids: 1 to 10 digits"
+DIGEST_RULE = "digests and keys: 64 lower-case hex digits"
+SIGNATURE_RULE = "signatures: 128 lower-case hex digits"
+COMMAND_ID_RULE = "command ids: letters, digits and _ . : -, 1 to 64"
+TERMINAL_ID_RULE = "terminal ids: letters, digits and . _ -, 1 to 60"
+TIMESTAMP_RULE = "timestamps: ISO 8601 text"
 
 
 _BAD_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # Unicode's Cc category, and the surrogates
@@ -88,6 +96,30 @@ FideId = Annotated[str, Strict(), StringConstraints(pattern=r"^[0-9]{1,10}$")]
 Title = Annotated[str, Strict(), AfterValidator(checked_title)]
 """A player's title: a FIDE code in FIDE's spelling, another code of letters as given (``schemas.titles``)."""
 
+
+
+def pattern_of(text_type: Any) -> str:
+    """The pattern of a text type of this module (``FideId``: its ``StringConstraints``)."""
+    return next(m.pattern for m in text_type.__metadata__ if isinstance(m, StringConstraints) and m.pattern)
+
+
+GRAMMARS: dict[str, tuple[str, str]] = {
+    pattern_of(TournamentId): ("a tournament id", TOURNAMENT_ID_RULE),
+    pattern_of(TeamId): ("a team id", TEAM_ID_RULE),
+    pattern_of(EventId): ("an event id", EVENT_ID_RULE),
+    pattern_of(ActorId): ("an actor id", ACTOR_ID_RULE),
+    pattern_of(Federation): ("a federation code", FEDERATION_RULE),
+    pattern_of(FideId): ("a FIDE id", FIDE_ID_RULE),
+    r"^[0-9a-f]{64}$": ("64 lower-case hex digits", DIGEST_RULE),
+    r"^[0-9a-f]{128}$": ("128 lower-case hex digits", SIGNATURE_RULE),
+    r"^[A-Za-z0-9_.:-]{1,64}$": ("a command id", COMMAND_ID_RULE),
+    r"^[A-Za-z0-9._-]{1,60}$": ("a terminal id", TERMINAL_ID_RULE),
+    r"^\d+(\.5)?-\d+(\.5)?$": ("a match score in game points such as 3.5-0.5", "match scores: game points, halves only"),
+}
+"""Pattern -> (what a value of it is, its rule): how a refusal names a value off its grammar
+(``schemas.refusals``). Every pattern of an event, command or request field is here
+(``tests/unit/test_refusal_format.py`` walks the models)."""
+
 Int = Annotated[int, Strict()]
 Round = Annotated[int, Strict(), Field(ge=1, le=99)]
 TableNo = Annotated[int, Strict(), Field(ge=1, le=999)]
@@ -101,8 +133,11 @@ def _iso_timestamp(value: Any) -> Any:
     if isinstance(value, datetime):
         return value
     if not isinstance(value, str) or not _ISO.match(value):
-        raise ValueError(f"{value!r} is not an ISO 8601 date-time such as 2026-09-12T15:00:00+05:00")
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        raise ValueError(f"{value!r} is not an ISO 8601 date-time such as 2026-09-12T15:00:00+05:00 [rule: {TIMESTAMP_RULE}]")
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:  # the form fits, a part does not (month 13): said with the rule
+        raise ValueError(f"{value!r} is not a date-time: {exc} [rule: {TIMESTAMP_RULE}]") from None
 
 
 Timestamp = Annotated[datetime, BeforeValidator(_iso_timestamp)]

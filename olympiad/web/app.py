@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from pydantic import ValidationError
 
 from processors.tournament import RuleViolation, TournamentState
 from projections.pairing.read_model import next_round_proposal
@@ -43,7 +44,8 @@ from olympiad.web.models import (
     RoundInfo, Scoreboard as ScoreboardOut, Standings, TeamPage, TeamRef, TerminalIn, TerminalInfo, Tournament, Written,
 )
 from schemas.commands import parse_command
-from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, PairingProposed, schema_rule, shown
+from schemas import refusals
+from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, PairingProposed
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
@@ -62,21 +64,27 @@ class ApiError(Exception):
         self.body = Refusal(detail=detail, field=field, rule=rule, event_id=event_id)
 
 
-def request_field_rule(err: dict[str, Any]) -> tuple[str, str]:
-    """The field and the rule of a request body's first pydantic error ``err``: the field as the
-    deciders name it (``boards.3``: without FastAPI's ``body`` and the command's union tag), the
-    rule an input limit's words where one applies (``schemas.events.schema_rule``: tournament and
-    team ids, strict types, sizes), else "request schema"."""
-    from schemas.commands import COMMANDS
+def request_refusal(errors: list[dict[str, Any]], method: str, path: str) -> Refusal:
+    """The ``Refusal`` of a request body that does not fit its model (FastAPI's error list), in
+    the product's words (``schemas.refusals``): the field as the deciders name it (``boards[3]``:
+    without FastAPI's ``body`` and the command's union tag), the rule an input limit's where one
+    applies, else the request schema; ``detail`` is the product's line naming the command (or the
+    request) refused."""
+    from schemas.commands import COMMAND_TYPES
 
-    loc = [str(p) for p in err.get("loc", ())]
+    err = refusals.first_error(errors)
+    loc = list(err.get("loc", ()))
     if loc[:1] == ["body"]:
         loc = loc[1:]
-    if loc and loc[0] in {c.__name__ for c in COMMANDS}:
+    what = f"request {method} {path}"
+    if loc[:1] in (["path"], ["query"]):  # a URL's part: named as the route names it
         loc = loc[1:]
-    where = ".".join(loc) or "(body)"
-    rule = schema_rule({**err, "loc": tuple(loc)}, "request", 1)
-    return where, ("request schema" + rule.removeprefix("schema request v1")) if rule.startswith("schema request v1") else rule
+    if loc and loc[0] in COMMAND_TYPES:
+        what, loc = f"command {loc[0]}", loc[1:]
+    p = refusals.explain({**err, "loc": tuple(loc)}, schema="request schema")
+    field = p.field if p.field != "(message)" else "(body)"
+    p = refusals.Problem(field, p.message, p.rule)
+    return Refusal(detail=refusals.refusal_line(what, p), field=field, rule=p.rule)
 
 
 def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
@@ -177,11 +185,15 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _request(request: Request, exc: RequestValidationError):
-        where, rule = request_field_rule(exc.errors()[0])
-        err = exc.errors()[0]
-        got = "" if err.get("type") == "missing" else f" (got {shown(err.get('input'))})"
-        return JSONResponse(Refusal(detail=f"{where}: {err['msg']}{got}", field=where, rule=rule).model_dump(),
-                            status_code=422)
+        body = request_refusal(list(exc.errors()), request.method, request.url.path)
+        return JSONResponse(body.model_dump(), status_code=422)
+
+    @app.exception_handler(ValidationError)
+    async def _validation(request: Request, exc: ValidationError):
+        # A model built inside an endpoint from what the request gave: refused in the product's words too.
+        p = refusals.problem(exc, schema="request schema")
+        return JSONResponse(Refusal(detail=refusals.refusal_line(f"request {request.method} {request.url.path}", p),
+                                    field=p.field, rule=p.rule).model_dump(), status_code=422)
 
     # ------------------------------------------------------------------ helpers
     def check_tournament(tid: str) -> None:

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from producers.importers.text_files import read_json
+from schemas.refusals import problem, refusal_line
 
 FILE_NAME = "event.json"
 DEFAULT_PROFILE = "olympiad-2022"  # the rules of the format's events (Chennai 2022, Samarkand 2026)
@@ -120,9 +121,7 @@ def read_event_facts_file(path: Path, default_id: str | None = None, default_nam
     try:
         return EventFacts.model_validate(data)
     except ValidationError as exc:
-        e = exc.errors()[0]
-        where = ".".join(str(p) for p in e["loc"]) or "(top level)"
-        raise ValueError(f"{path}: {where}: {e['msg']}") from None
+        raise ValueError(refusal_line(str(path), problem(exc, schema="event.json fields"))) from None
 
 
 def team_ids_by_number(events: Iterable[Any]) -> dict[int, tuple[str, str]]:

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from producers.importers import team_csv, trf
 from producers.importers.text_files import decode_text
+from schemas.refusals import exception_text
 
 
 def read_team_file(data: bytes, name: str = "") -> list[dict[str, Any]]:
@@ -21,5 +24,8 @@ def read_team_file(data: bytes, name: str = "") -> list[dict[str, Any]]:
     """
     text = trf.read_text(data)
     if name.lower().endswith(".trf") or text.startswith(("012", "001")):
-        return [{**t, "players": [p.model_dump() for p in t["players"]]} for t in trf.read_teams(text)]
+        try:
+            return [{**t, "players": [p.model_dump() for p in t["players"]]} for t in trf.read_teams(text)]
+        except ValidationError as exc:  # a player the TRF reader built does not fit: the product's words
+            raise ValueError(exception_text(exc)) from None
     return team_csv.read_teams(decode_text(data))

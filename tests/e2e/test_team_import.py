@@ -45,4 +45,4 @@ def test_a_csv_with_a_bad_row_is_refused_whole(tmp_path):
     assert EventStore(db).state.teams == {}
     csv.write_text("team_id,team,board,name\nA,Alpha,one,Alpha 1\n")
     code, out = _run(db, "team", "import", "csv-cup", csv)
-    assert code == 2 and "line 2: column board: 'one' is not a whole number" in out
+    assert code == 2 and "line 2, column board: 'one' is not a whole number" in out

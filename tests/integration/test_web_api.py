@@ -127,8 +127,9 @@ def test_result_code_that_does_not_exist_is_refused(served, table_token):
                         headers=auth(table_token))
     assert r.status_code == 422
     body = r.json()
-    assert body["field"] == "boards.0.result"
-    assert "Input should be '1-0', '0-1', '1/2-1/2', '+/-', '-/+' or '-/-' (got '2-0')" in body["detail"]
+    assert (body["field"], body["rule"]) == ("boards[0].result", "result codes")
+    assert body["detail"].endswith("boards[0].result: '2-0' is not one of '1-0', '0-1', '1/2-1/2', '+/-', '-/+' or '-/-' "
+                                   "[rule: result codes]")
 
 
 def test_board_that_does_not_exist_is_refused_and_the_batch_with_it(served, events, table_token):

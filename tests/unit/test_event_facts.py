@@ -65,7 +65,7 @@ def test_a_team_missing_from_the_rosters_is_refused(bare_copy, tmp_path) -> None
 
 def test_a_bad_event_json_names_the_field(bare_copy, tmp_path) -> None:
     folder = copy_with(bare_copy, tmp_path, {"tournament_id": "x", "name": "X", "late_corrections": [{"round": 10}]})
-    with pytest.raises(ValueError, match=r"event.json: late_corrections.0.teams: Field required"):
+    with pytest.raises(ValueError, match=r"event.json: late_corrections\[0\].teams: required, not given \[rule: event.json fields\]"):
         load_events(folder)
 
 
