@@ -56,7 +56,7 @@ def test_another_short_code_is_kept_as_given_and_noted(code: str) -> None:
 def test_a_title_that_is_not_a_code_of_letters_is_refused_with_the_rule(code: str) -> None:
     with pytest.raises(EventSchemaError) as exc:
         parse_event(team_registered([{"board_order": 1, "name": "X", "title": code}]))
-    assert exc.value.field == "players.0.title" and exc.value.rule == TITLE_RULE
+    assert exc.value.field == "players[0].title" and exc.value.rule == TITLE_RULE
     assert f"{code!r} is not a title code" in str(exc.value)
     with pytest.raises(ValidationError):
         Player(board_order=1, name="X", title=code)
