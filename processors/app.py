@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import faust
+import orjson
 
 from deploy import topics
 from processors import faust_transport
@@ -189,8 +190,8 @@ class Judge:
 
     def commit(self) -> list[tuple[str, str, str]]:
         """The store entries of the events accepted since the last commit: ``(T, key, value)``, one
-        per tournament, or several when its events are more than ``MAX_MESSAGE_BYTES`` (each entry
-        is one changelog record: a large import's events would not fit one). The caller writes
+        per tournament, or several when its events are more than ``MAX_MESSAGE_BYTES`` as a
+        changelog record (a large import's events would not fit one Kafka record). The caller writes
         them to ``store`` (the faust table needs the partition)."""
         entries = []
         for tid, bodies in self.pending.items():
@@ -202,15 +203,16 @@ class Judge:
 
 
 def _chunks(bodies: list[str], limit: int) -> list[list[str]]:
-    """``bodies`` in consecutive runs whose JSON array (UTF-8) is at most ``limit`` bytes (a body
-    alone over it is a run of its own)."""
+    """``bodies`` in consecutive runs whose store entry, as the changelog record carries it (the
+    JSON array as a JSON string, every ``"`` escaped: the table's json serializer), is at most
+    ``limit`` bytes (a body alone over it is a run of its own)."""
     runs: list[list[str]] = [[]]
-    size = 2
+    size = 4
     for body in bodies:
-        n = len(body.encode("utf-8")) + 1
+        n = len(orjson.dumps(body)) - 1  # escaped, less its quotes, plus a comma
         if runs[-1] and size + n > limit:
             runs.append([])
-            size = 2
+            size = 4
         runs[-1].append(body)
         size += n
     return runs
