@@ -65,13 +65,16 @@ _FOREVER = {"cleanup.policy": "delete", "retention.ms": "-1"}
 # Compacted: the broker keeps at least the latest value per key; a 1-minute dirty segment is
 # eligible for cleaning soon, so a reader from offset 0 does not wade through old versions.
 _COMPACTED = {"cleanup.policy": "compact", "segment.ms": str(60 * 1000), "min.cleanable.dirty.ratio": "0.1"}
+# A standings update or a proposed pairing (with its trace) grows with the teams: ~570 KB for
+# 3,000, ~2 MB for 10,000 (schemas.limits.MAX_TEAMS); the worker's producer sends up to 8 MiB.
+_LARGE = {**_COMPACTED, "max.message.bytes": str(8 * 1024 * 1024)}
 
 TOURNAMENT_EVENTS = TopicSpec("tournament-events", 3, "T", _FOREVER)
 BOARD_RESULTS = TopicSpec("board-results", TOURNAMENT_EVENTS.partitions, "T", _FOREVER)
 TOURNAMENT_LOG = TopicSpec("tournament-log", 3, "T", _FOREVER)
 MATCH_RESULTS = TopicSpec("match-results", 6, "T/round/table", _COMPACTED)
-STANDINGS = TopicSpec("standings", 3, "T/round", _COMPACTED)
-PAIRINGS = TopicSpec("pairings", 3, "T/round", _COMPACTED)
+STANDINGS = TopicSpec("standings", 3, "T/round", _LARGE)
+PAIRINGS = TopicSpec("pairings", 3, "T/round", _LARGE)
 DEAD_LETTERS = TopicSpec("dead-letters", 1, "key of the refused message",
                          {"cleanup.policy": "delete", "retention.ms": str(30 * DAY_MS)})
 VERDICTS = TopicSpec("verdicts", 3, "T", {"cleanup.policy": "delete", "retention.ms": str(7 * DAY_MS)})

@@ -315,16 +315,15 @@ def enter(
 @app.command()
 def results(
     tournament: str = TOURNAMENT, rnd: int = ROUND, table: int = TABLE_ARG,
-    codes: list[str] = typer.Argument(..., metavar="RESULTS...", help="board 1, 2, 3, 4 White-Black (1-0, 0-1, "
-                                      "1/2-1/2); '-' skips a board (a forfeit entered with olympiad forfeit)"),
+    codes: list[str] = typer.Argument(..., metavar="RESULTS...", help="one code per board, board 1 first, White-Black "
+                                      "(1-0, 0-1, 1/2-1/2); '-' for a board not entered (a forfeit: olympiad forfeit)"),
     terminal: Optional[str] = typer.Option(None, "--terminal", envvar="OLYMPIAD_TERMINAL",
                                            help="enter as this result-entry terminal (else as --as)"),
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = typer.Option("arbiter", "--as", metavar="ROLE[:ID]"),
 ) -> None:
-    """Enter the results of a table's boards at once (all recorded, or none) and print the verdict."""
-    boards = [{"board": n, "result": code} for n, code in enumerate(codes, start=1) if code != "-"]
+    """Enter the results of a table's boards at once, one code per board (all recorded, or none) and print the verdict."""
     submit("RecordResults", {"tournament_id": tournament, "actor": actor(f"terminal:{terminal}" if terminal else who),
-                             "round": rnd, "table": table, "boards": boards}, db, kafka)
+                             "round": rnd, "table": table, "codes": codes}, db, kafka)
 
 
 @app.command()

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import faust
+import orjson
 from pydantic import ValidationError
 
 from deploy import topics
@@ -57,7 +58,7 @@ from schemas.commands import parse_command
 from schemas import refusals
 from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import EventSchemaError, MatchResultDecided, parse_event
-from schemas.limits import MessageTooLarge, load_message
+from schemas.limits import MAX_MESSAGE_BYTES, MessageTooLarge, load_message
 
 log = logging.getLogger("olympiad.processors")
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,15 +190,34 @@ class Judge:
         return Verdict(events=tuple(events), matches=tuple(match_result(state, e) for e in matches.values()),
                        command_id=command_id, already_recorded=not fresh, accepted=True)
 
-    def commit(self) -> dict[str, tuple[str, str]]:
-        """The store entries of the events accepted since the last commit: ``{T: (key, value)}``, one
-        per tournament. The caller writes them to ``store`` (the faust table needs the partition)."""
-        entries = {}
+    def commit(self) -> list[tuple[str, str, str]]:
+        """The store entries of the events accepted since the last commit: ``(T, key, value)``, one
+        per tournament, or several when its events are more than ``MAX_MESSAGE_BYTES`` as a
+        changelog record (a large import's events would not fit one Kafka record). The caller writes
+        them to ``store`` (the faust table needs the partition)."""
+        entries = []
         for tid, bodies in self.pending.items():
-            entries[tid] = (entry_key(tid, self.counts[tid]), "[" + ",".join(bodies) + "]")
-            self.counts[tid] += 1
+            for chunk in _chunks(bodies, MAX_MESSAGE_BYTES):
+                entries.append((tid, entry_key(tid, self.counts[tid]), "[" + ",".join(chunk) + "]"))
+                self.counts[tid] += 1
         self.pending.clear()
         return entries
+
+
+def _chunks(bodies: list[str], limit: int) -> list[list[str]]:
+    """``bodies`` in consecutive runs whose store entry, as the changelog record carries it (the
+    JSON array as a JSON string, every ``"`` escaped: the table's json serializer), is at most
+    ``limit`` bytes (a body alone over it is a run of its own)."""
+    runs: list[list[str]] = [[]]
+    size = 4
+    for body in bodies:
+        n = len(orjson.dumps(body)) - 1  # escaped, less its quotes, plus a comma
+        if runs[-1] and size + n > limit:
+            runs.append([])
+            size = 4
+        runs[-1].append(body)
+        size += n
+    return runs
 
 
 def entry_key(tournament_id: str, seq: int) -> str:
@@ -439,7 +459,7 @@ async def judge_batch(batch: list[Any]) -> None:
             matches[topics.table_key(m.tournament_id, m.round, m.table)] = m
         if verdict.command_id is not None:
             await outbox.add(topics.VERDICTS, event.key, json.dumps(verdict.message(), sort_keys=True).encode())
-    for tid, (key, value) in JUDGE.commit().items():
+    for tid, key, value in JUDGE.commit():
         # faust would put a table write on the partition of the stream's current event, which in
         # a batch may be another tournament's: the changelog partition must be the tournament's,
         # so that whoever is assigned the tournament after a rebalance restores its events.

@@ -5,6 +5,10 @@ on the store's state and stores the events it yields; ``KafkaDoor().submit(comma
 it on its input topic (``deploy.topics.command_topic``, keyed by tournament) and waits for the
 processors' verdict on the ``verdicts`` topic, where the faust app decided it with the same
 function. Both return an ``Outcome``; neither holds a rule of its own.
+
+A Kafka message is at most ``schemas.limits.MAX_MESSAGE_BYTES``: an import larger than that
+travels as several ``ImportTeams`` (``in_parts``); any other command over it is refused before it
+is sent (the rule the processors would apply), so no command is dead-lettered for its size.
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import json
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import ValidationError
 
@@ -42,6 +46,46 @@ class Outcome:
         if len(self.event_ids) <= 3:
             return f"{what}: {', '.join(self.event_ids)}"
         return f"{what}: {len(self.event_ids)} events, {self.event_ids[0]} ... {self.event_ids[-1]}"
+
+
+def in_parts(submit_one: Callable[[Any], Outcome], command: Any) -> Outcome:
+    """Submit ``command`` through a door of bounded messages (``submit_one``: Kafka, HTTP): an
+    ``ImportTeams`` over ``schemas.limits.MAX_MESSAGE_BYTES`` as its parts
+    (``schemas.commands.import_batches``), in order, each decided on its own; anything else as it is.
+
+    The whole import is first checked for a team listed twice (``processors.deciders.teams.
+    listed_once``, the rule each part's decider applies to its own teams). The parts stop at the
+    first refusal; teams of the parts before it stay recorded (the refusal says how many), and
+    importing the corrected file again finds them already recorded (an identical registration is
+    a retry). Returns one ``Outcome``: every part's event ids when all are accepted.
+    """
+    from schemas.commands import ImportTeams, import_batches
+
+    if not isinstance(command, ImportTeams):
+        return submit_one(command)
+    parts = import_batches(command)
+    if len(parts) == 1:
+        return submit_one(command)
+    from processors.deciders.teams import listed_once
+
+    try:
+        listed_once(command.teams)
+    except RuleViolation as exc:
+        return Outcome(False, field=exc.field, rule=exc.rule, reason=str(exc))
+    ids: list[str] = []
+    done = 0
+    recorded = True
+    for k, part in enumerate(parts, start=1):
+        outcome = submit_one(part)
+        if not outcome.accepted:
+            before = f"; teams 1..{done} of {len(command.teams)} (parts 1..{k - 1} of {len(parts)}) are recorded" if done else ""
+            return Outcome(False, field=outcome.field, rule=outcome.rule,
+                           reason=f"import part {k} of {len(parts)} (teams {done + 1}..{done + len(part.teams)}): "
+                                  f"{outcome.reason}{before}")
+        ids.extend(outcome.event_ids)
+        recorded = recorded and outcome.already_recorded
+        done += len(part.teams)
+    return Outcome(True, tuple(ids), already_recorded=recorded)
 
 
 class EmbeddedDoor:
@@ -103,17 +147,27 @@ class KafkaDoor:
         self.verdicts: dict[str, dict[str, Any]] = {}
 
     def submit(self, command: Any) -> Outcome:
-        """Publish ``command`` (with a fresh ``command_id``) and wait for its verdict.
+        """Publish ``command`` (with a fresh ``command_id``; a large import in parts, ``in_parts``)
+        and wait for its verdict; a command over ``MAX_MESSAGE_BYTES`` is refused unsent.
 
         Raises ``TimeoutError`` when no verdict arrives within ``wait`` seconds (are the
         processors running?).
         """
+        return in_parts(self._submit_one, command)
+
+    def _submit_one(self, command: Any) -> Outcome:
         from schemas.canonical import canonical_json
+        from schemas.limits import MessageTooLarge, check_size
 
         command = command.model_copy(update={"command_id": command.command_id or uuid.uuid4().hex})
+        value = canonical_json(command).encode()
+        try:
+            check_size(value)
+        except MessageTooLarge as exc:
+            return Outcome(False, field="(message)", rule="input size limits", reason=f"{command.command}: {exc}")
         spec = self.topics.command_topic(command)
         self.producer.send(self.topics.name(spec, self.prefix), key=command.tournament_id.encode(),
-                           value=canonical_json(command).encode()).get(timeout=30)
+                           value=value).get(timeout=30)
         deadline = time.monotonic() + self.wait
         while command.command_id not in self.verdicts:
             left = deadline - time.monotonic()

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from schemas import limits
 from schemas.events import EventSchemaError, ForfeitReason, Player, ResultCode, Table, json_object, shown, validation_error
 from schemas.limits import (
-    ActorId, Board, Federation, Name, Note, Reason, Round, TableNo, TeamId, Timestamp, TournamentId,
+    ActorId, Board, Federation, Name, Note, PairingNo, Reason, Round, TableNo, TeamId, Timestamp, TournamentId,
 )
 from schemas.profile import RuleProfile
 
@@ -73,7 +73,7 @@ class TeamEntry(BaseModel):
     name: Name
     federation: Federation = ""
     players: Annotated[tuple[Player, ...], Field(max_length=9)]
-    pairing_number: Annotated[int, Field(strict=True, ge=1, le=9999)] | None = None
+    pairing_number: PairingNo | None = None
 
 
 class RegisterTeam(_Command):
@@ -86,10 +86,12 @@ class RegisterTeam(_Command):
 
 
 class ImportTeams(_Command):
-    """Register several teams at once (from CSV or TRF-2026 team records): all or none."""
+    """Register several teams at once (from CSV or TRF-2026 team records): all or none. At most
+    ``limits.MAX_TEAMS`` teams; a door whose messages are bounded (Kafka, HTTP) sends a larger
+    import as several (``import_batches``)."""
 
     command: Literal["ImportTeams"] = "ImportTeams"
-    teams: Annotated[tuple[TeamEntry, ...], Field(min_length=1, max_length=limits.MAX_LIST)]
+    teams: Annotated[tuple[TeamEntry, ...], Field(min_length=1, max_length=limits.MAX_TEAMS)]
 
 
 class ChangeRoster(_Command):
@@ -196,13 +198,23 @@ class BoardEntry(BaseModel):
     note: Note = ""
 
 
+NOT_ENTERED = "-"
+"""The code of a board not entered, in results given by position (``RecordResults.codes``)."""
+
+
 class RecordResults(_Command):
-    """Several boards of one table at once (a terminal's entry): all recorded, or none."""
+    """Several boards of one table at once (a terminal's entry): all recorded, or none.
+
+    The boards are named (``boards``: board, code, a forfeit's reason) or given by position
+    (``codes``: one code per board of the match, board 1 first, ``-`` for a board not entered;
+    played results only: a forfeit names its reason, ``boards`` or ``RecordForfeit``); one of the two. How many codes a table takes is the profile's rule, decided by
+    ``processors.deciders.results.record_table``."""
 
     command: Literal["RecordResults"] = "RecordResults"
     round: Round
     table: TableNo
-    boards: Annotated[tuple[BoardEntry, ...], Field(min_length=1, max_length=20)]
+    boards: Annotated[tuple[BoardEntry, ...], Field(max_length=20)] = ()
+    codes: Annotated[tuple[Literal["1-0", "0-1", "1/2-1/2", "-"], ...], Field(max_length=20)] | None = None
 
 
 class RecordForfeit(_Command):
@@ -256,6 +268,34 @@ COMMANDS = (
 Command = Annotated[Union[COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
 COMMAND_TYPES: dict[str, type[_Command]] = {cls.model_fields["command"].default: cls for cls in COMMANDS}
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
+
+
+def import_batches(command: ImportTeams, max_bytes: int = limits.MAX_MESSAGE_BYTES) -> tuple[ImportTeams, ...]:
+    """``command`` as consecutive ``ImportTeams`` commands, each at most ``max_bytes`` of canonical
+    JSON (``schemas.canonical``), the teams in their order; the command itself when it fits.
+
+    Each part is decided on its own (all or none within it); a part has no ``command_id`` (the
+    door gives each its own). Raises ``ValueError`` if one team alone does not fit ``max_bytes``.
+    """
+    from schemas.canonical import canonical_json
+
+    whole = len(canonical_json(command).encode("utf-8"))
+    if whole <= max_bytes:
+        return (command,)
+    bare = command.model_copy(update={"teams": (), "command_id": None})
+    room = max_bytes - len(canonical_json(bare).encode("utf-8"))
+    parts: list[list[TeamEntry]] = [[]]
+    used = 0
+    for entry in command.teams:
+        size = len(canonical_json(entry).encode("utf-8")) + 1  # and its comma
+        if size > room:
+            raise ValueError(f"team {entry.team_id!r} alone is {size} bytes of JSON; a message holds {max_bytes}")
+        if used + size > room:
+            parts.append([])
+            used = 0
+        parts[-1].append(entry)
+        used += size
+    return tuple(bare.model_copy(update={"teams": tuple(p)}) for p in parts)
 
 
 def parse_command(raw: dict[str, Any] | str | bytes) -> Any:

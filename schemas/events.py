@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from schemas import limits, refusals
 from schemas.limits import (
-    ActorId, Board, Bool, EventId, Federation, FideId, Int, Name, Note, Reason, Round, TableNo, TeamId,
+    ActorId, Board, Bool, EventId, Federation, FideId, Int, Name, Note, PairingNo, Reason, Round, TableNo, TeamId,
     Timestamp, Title, TournamentId,
 )
 from schemas.points import Points
@@ -99,7 +99,7 @@ class TeamRegistered(_Event):
     name: Name
     federation: Federation
     players: Players
-    pairing_number: Annotated[int, Field(strict=True, ge=1, le=9999)] | None = None
+    pairing_number: PairingNo | None = None
     from_round: Round | None = None
 
 

@@ -31,11 +31,29 @@ from pydantic_core import from_json
 
 from schemas.titles import TITLE_RULE, checked_title
 
-MAX_MESSAGE_BYTES = 64 * 1024  # one event or command, as JSON; a dead letter of it still fits a Kafka record
+MAX_TEAMS = 10_000
+"""Teams of one tournament: the bound of a pairing number, of a table number and of every list of
+teams or tables (a round's tables and absent teams, the starting ranks, an import, an amendment's
+swaps and its checker report). Why 10,000: team Swiss events run from 8 teams to a few thousand
+(an Olympiad ~200, the Samarkand Open 206, school and club team events up to ~3,000), and a round
+of 10,000 teams still is one message: 5,000 tables with 40-character team ids are ~580 KB of JSON,
+the 10,000 ids of the starting ranks ~430 KB, both within ``MAX_MESSAGE_BYTES``. A bound of
+100,000 would make a round's pairing a 6 MB message no Kafka default takes."""
+MAX_MESSAGE_BYTES = 900 * 1024
+"""One event or command, as JSON. Why 900 KiB: the largest event of a ``MAX_TEAMS`` tournament (a
+round's pairing, the starting ranks) fits, and the message with its key and headers still fits one
+Kafka record at the defaults of a broker (``message.max.bytes`` 1,048,588), of kafka-python
+(``max_request_size`` 1,048,576) and of faust (``producer_max_request_size`` 1,000,000), so any
+cluster takes it unconfigured; a dead letter keeps the first 16 KiB of it. A command larger than
+this, an import of many teams, travels as several (``schemas.commands.import_batches``)."""
+MAX_TEAM_FILE_BYTES = 8 * 1024 * 1024
+"""A team file (CSV or TRF-2026) sent to the HTTP API's import: ``MAX_TEAMS`` teams of 5 players
+at up to ~160 bytes a row. It is read into one ``ImportTeams``, which a door of bounded messages
+sends in parts."""
 MAX_DEPTH = 8  # nesting of a message: events and commands need 5 (command -> players -> player -> field)
 MAX_NAME = 100  # a team's or a player's name
 MAX_REASON = 500  # a forfeit's, a correction's or an amendment's reason; a note
-MAX_LIST = 1000  # players of a team, tables of a round, teams of an import
+MAX_LIST = MAX_TEAMS  # teams or tables in one list (one entry per team at most)
 
 TOURNAMENT_ID_RULE = "tournament ids: lower-case letters, digits and '-', 1 to 64, starting with a letter or digit"
 TEAM_ID_RULE = "team ids: letters, digits, '_' and '-', 1 to 40"
@@ -122,7 +140,11 @@ GRAMMARS: dict[str, tuple[str, str]] = {
 
 Int = Annotated[int, Strict()]
 Round = Annotated[int, Strict(), Field(ge=1, le=99)]
-TableNo = Annotated[int, Strict(), Field(ge=1, le=999)]
+TableNo = Annotated[int, Strict(), Field(ge=1, le=MAX_TEAMS)]
+"""A table number: 1..``MAX_TEAMS`` (a round has at most ``MAX_TEAMS // 2`` tables; an arbiter's
+numbering may leave gaps)."""
+PairingNo = Annotated[int, Strict(), Field(ge=1, le=MAX_TEAMS)]
+"""A team's pairing number (starting rank): 1..``MAX_TEAMS``."""
 Board = Annotated[int, Strict(), Field(ge=1, le=20)]
 Bool = Annotated[bool, Strict()]
 
@@ -148,17 +170,23 @@ class MessageTooLarge(ValueError):
     """A message over ``MAX_MESSAGE_BYTES`` or nested deeper than ``MAX_DEPTH``."""
 
 
-def load_message(raw: bytes | str) -> Any:
-    """Parse one JSON message within the size and depth limits.
-
-    Raises ``MessageTooLarge`` (size or depth) or ``ValueError`` (not JSON, not UTF-8).
-    """
+def check_size(raw: bytes | str) -> None:
+    """Raise ``MessageTooLarge`` if ``raw`` (its UTF-8 bytes) is over ``MAX_MESSAGE_BYTES``: the
+    rule every reader of a message applies, and a door before it sends one."""
     if isinstance(raw, str):  # its UTF-8 size; an ASCII text's is its length (isascii() is O(1))
         size = len(raw) if raw.isascii() else len(raw.encode("utf-8", "surrogatepass"))
     else:
         size = len(raw)
     if size > MAX_MESSAGE_BYTES:
         raise MessageTooLarge(f"message of {size} bytes; at most {MAX_MESSAGE_BYTES}")
+
+
+def load_message(raw: bytes | str) -> Any:
+    """Parse one JSON message within the size and depth limits.
+
+    Raises ``MessageTooLarge`` (size or depth) or ``ValueError`` (not JSON, not UTF-8).
+    """
+    check_size(raw)
     try:
         value = from_json(raw, allow_inf_nan=False)
     except (ValueError, TypeError):

@@ -36,6 +36,7 @@ from olympiad.web.auth import TokenStore
 from olympiad.web.backend import Backend
 from schemas.commands import COMMANDS, parse_command
 from schemas.events import EventSchemaError
+from schemas.limits import MAX_TEAM_FILE_BYTES
 
 STATIC = Path(__file__).resolve().parent / "static"
 NEW_EVENT = "(new)"
@@ -85,7 +86,7 @@ class ImportIn(BaseModel):
     """A team file's text: CSV (one row per player, docs/arbiter.md) or TRF-2026 team records."""
 
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(max_length=2_000_000)
+    text: str = Field(max_length=MAX_TEAM_FILE_BYTES)
     filename: str = Field("", max_length=200, description="its name: *.trf is read as TRF")
 
 

@@ -1,6 +1,7 @@
 """HTTP guards of the web app: a request body size limit and the security headers of every answer.
 
-- A body over ``MAX_BODY_BYTES`` (one command's ``schemas.limits.MAX_MESSAGE_BYTES``) is refused
+- A body over ``MAX_BODY_BYTES`` (one command's ``schemas.limits.MAX_MESSAGE_BYTES``; a team file
+  sent to ``.../teams/import``: ``schemas.limits.MAX_TEAM_FILE_BYTES``) is refused
   with 413 before the app reads it: by its ``Content-Length``, or, for a chunked body, as soon as
   the bytes received pass the limit. Nothing of it is parsed, stored or published.
 - Every answer carries ``Content-Security-Policy`` (scripts, styles and connections from this
@@ -13,9 +14,15 @@ from __future__ import annotations
 import json
 from typing import Any, Awaitable, Callable
 
-from schemas.limits import MAX_MESSAGE_BYTES
+from schemas.limits import MAX_MESSAGE_BYTES, MAX_TEAM_FILE_BYTES
 
 MAX_BODY_BYTES = MAX_MESSAGE_BYTES
+FILE_PATHS = {"/teams/import": MAX_TEAM_FILE_BYTES}  # a path ending so: its body's limit
+
+
+def body_limit(path: str, default: int) -> int:
+    """The body limit of a request to ``path``: a team file's, or ``default``."""
+    return next((limit for end, limit in FILE_PATHS.items() if path.endswith(end)), default)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
@@ -33,8 +40,8 @@ def _headers(path: str) -> list[tuple[bytes, bytes]]:
             (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 
 
-async def _refuse(send: Send, path: str, size: str) -> None:
-    body = json.dumps({"detail": f"request body of {size} bytes; at most {MAX_BODY_BYTES}", "field": "(body)",
+async def _refuse(send: Send, path: str, size: str, limit: int) -> None:
+    body = json.dumps({"detail": f"request body of {size} bytes; at most {limit}", "field": "(body)",
                        "rule": "request body size limit", "event_id": None}).encode()
     await send({"type": "http.response.start", "status": 413, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *_headers(path)]})
@@ -53,9 +60,10 @@ class Guards:
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")
+        limit = body_limit(path, self.max_body)
         length = dict(scope.get("headers", ())).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _refuse(send, path, length.decode("latin-1")[:20])
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _refuse(send, path, length.decode("latin-1")[:20], limit)
             return
         if length is None and scope.get("method") in ("POST", "PUT", "PATCH"):
             # A chunked body: read it here (it is small, or refused), then hand it to the app.
@@ -67,8 +75,8 @@ class Guards:
                 chunks.append(message.get("body", b""))
                 received += len(chunks[-1])
                 more = message.get("more_body", False)
-                if received > self.max_body:
-                    await _refuse(send, path, f"more than {self.max_body}")
+                if received > limit:
+                    await _refuse(send, path, f"more than {limit}", limit)
                     return
             body, original = b"".join(chunks), receive
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from producers.doors import Outcome
+from producers.doors import Outcome, in_parts
 
 SERVER_SET = {"actor", "issued_at", "tournament_id", "command_id"}
 
@@ -43,7 +43,11 @@ class HttpDoor:
         return self._tokens[key]
 
     def submit(self, command: Any) -> Outcome:
-        """Post ``command``; the answer as an ``Outcome`` (a refusal names the field and the rule)."""
+        """Post ``command`` (an import larger than a request body may be, in parts:
+        ``producers.doors.in_parts``); the answer as an ``Outcome`` (a refusal names the field and the rule)."""
+        return in_parts(self._post, command)
+
+    def _post(self, command: Any) -> Outcome:
         body = {k: v for k, v in command.model_dump(mode="json", exclude_unset=True).items() if k not in SERVER_SET}
         body["command"] = command.command
         if command.command == "CreateTournament":

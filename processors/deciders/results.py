@@ -16,6 +16,7 @@ from processors.deciders import identity
 from processors.rules import board_key
 from processors.tournament import RuleViolation, TournamentState
 from schemas import event_ids
+from schemas.commands import NOT_ENTERED, BoardEntry
 from schemas.events import FORFEIT_CODES, BoardResultCorrected, BoardResultRecorded, MatchForfeited
 
 FORFEIT_NOTE_MIN = 0
@@ -66,12 +67,43 @@ def record(state: TournamentState, c: Any) -> list[Any]:
     return [board_result(state, c, c.board, c.result)]
 
 
+def by_position(state: TournamentState, c: Any) -> list[Any]:
+    """The boards of a ``RecordResults``: its named ``boards``, or its ``codes`` by position.
+
+    Given by position, a table's results hold exactly one code per board of the match (the
+    profile's ``boards``, R-D1), board 1 first, ``-`` (``schemas.commands.NOT_ENTERED``) for a
+    board not entered: a missing or extra code would put results on the wrong boards. Raises
+    ``RuleViolation`` (field ``codes`` or ``boards``) for both forms or neither, another count of
+    codes, or no board entered.
+    """
+    if c.codes is None:
+        if not c.boards:
+            raise RuleViolation("no board given: name the boards, or give one code per board by position", field="boards",
+                                rule="a table's results name one board at least")
+        return list(c.boards)
+    n = state.profile.boards
+    rule = f"results by position: one code per board, board 1 first, '{NOT_ENTERED}' for a board not entered"
+    if c.boards:
+        raise RuleViolation("boards are named or given by position (codes), not both", field="codes", rule=rule)
+    if len(c.codes) != n:
+        raise RuleViolation(f"{len(c.codes)} code{'s' * (len(c.codes) != 1)} given for a {n}-board match; give {n}",
+                            field="codes", rule=rule)
+    entries = [BoardEntry(board=b, result=code) for b, code in enumerate(c.codes, start=1) if code != NOT_ENTERED]
+    if not entries:
+        raise RuleViolation(f"every code is '{NOT_ENTERED}': no board entered", field="codes",
+                            rule="a table's results name one board at least")
+    return entries
+
+
 def record_table(state: TournamentState, c: Any) -> list[Any]:
-    """``RecordResults`` -> one ``BoardResultRecorded`` per board of the table, all or none."""
-    boards = [e.board for e in c.boards]
+    """``RecordResults`` -> one ``BoardResultRecorded`` per board of the table (named, or by
+    position: ``by_position``), all or none."""
+    entries = by_position(state, c)
+    boards = [e.board for e in entries]
     if len(set(boards)) != len(boards):
         raise RuleViolation(f"boards {boards}: a board is given twice", field="boards", rule="one result per board")
-    return [board_result(state, c, e.board, e.result, e.forfeit, e.note, f"boards.{i}.") for i, e in enumerate(c.boards)]
+    where = (lambda i, e: f"boards.{i}.") if c.codes is None else (lambda i, e: f"codes.{e.board - 1}.")
+    return [board_result(state, c, e.board, e.result, e.forfeit, e.note, where(i, e)) for i, e in enumerate(entries)]
 
 
 def forfeit(state: TournamentState, c: Any) -> list[Any]:

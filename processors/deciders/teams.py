@@ -28,13 +28,20 @@ def register(state: TournamentState, c: Any) -> list[Any]:
     return [_registration(state, c, c.team, c.from_round)]
 
 
-def import_teams(state: TournamentState, c: Any) -> list[Any]:
-    """``ImportTeams`` -> one ``TeamRegistered`` per team, all accepted or none."""
+def listed_once(entries: Any) -> None:
+    """Each team of an import is listed once: raises ``RuleViolation`` (field ``teams.<i>.team_id``,
+    the second listing) otherwise. Also checked by a door on a whole import before it sends it
+    in parts (``producers.doors.in_parts``)."""
     seen: set[str] = set()
-    for i, entry in enumerate(c.teams):
+    for i, entry in enumerate(entries):
         if entry.team_id in seen:
             raise RuleViolation(f"team {entry.team_id!r} is listed twice", field=f"teams.{i}.team_id", rule="unique team")
         seen.add(entry.team_id)
+
+
+def import_teams(state: TournamentState, c: Any) -> list[Any]:
+    """``ImportTeams`` -> one ``TeamRegistered`` per team, all accepted or none."""
+    listed_once(c.teams)
     return [_registration(state, c, entry, None) for entry in c.teams]
 
 

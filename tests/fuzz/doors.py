@@ -416,7 +416,7 @@ class JudgeDoor:
         survivor = judge_message(judge, json.dumps(_survivor(tid)).encode(), tid.encode())
         if not survivor.accepted and not verdict.accepted:
             c.problem("lost", m, f"survivor refused: {survivor.reason}")
-        for key, value in judge.commit().values():
+        for _, key, value in judge.commit():
             store[key] = value
         rebuilt = Judge(store).state(tid)
         if set(rebuilt.applied) != set(judge.state(tid).applied):

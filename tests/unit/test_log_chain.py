@@ -20,7 +20,7 @@ def batch(judge: Judge, store: dict, events: list) -> list[tuple[str, list]]:
         verdict = judge_message(judge, canonical_json(e).encode(), KEY)
         assert verdict.accepted, verdict.reason
         out += [(canonical_json(a), judge.chain.headers(TID, a.event_id)) for a in verdict.events]
-    for key, value in judge.commit().values():
+    for _, key, value in judge.commit():
         store[key] = value
     return out
 
