@@ -22,13 +22,17 @@ this module in the layers: ``projections.event_rules`` registers them here when 
 is imported (every door that judges events imports it: the store, replay, the deciders)."""
 
 
-def check_event(state: "TournamentState", event: Any) -> None:
-    """Judge ``event`` against ``state``; raises ``RuleViolation`` for the first rule it breaks."""
+def check_event(state: "TournamentState", event: Any, actor: Any = None) -> None:
+    """Judge ``event`` against ``state``; raises ``RuleViolation`` for the first rule it breaks.
+    ``actor`` (a ``schemas.commands.Actor``): who sent a raw event, where the door knows it; the
+    event is then judged as the command that yields it (``ISSUED_BY``, ``check_role``)."""
     check = _CHECKS.get(event.type)
     if check is None:
         raise RuleViolation(f"{event.type} is derived, not an input event", field="type", rule="input events")
     if event.type != "TournamentCreated":
         check_tournament(state, event.tournament_id, "event")
+    if actor is not None:
+        check_role(state, _as_command(event, actor))
     check(state, event)
     check_event_id(event)
     if event.type in ENGINE_TYPES:
@@ -404,3 +408,65 @@ _CHECKS = {
     "RoundClosed": _closed,
     "CheckpointSigned": _checkpoint,
 }
+
+
+# ------------------------------------------------------------------ who may issue what
+ISSUED_BY: dict[str, str] = {
+    "TournamentCreated": "CreateTournament", "TeamRegistered": "RegisterTeam", "RosterChanged": "ChangeRoster",
+    "StartingRanksSet": "SetStartingRanks", "LineupSubmitted": "SubmitLineup", "AbsenceAnnounced": "AnnounceAbsence",
+    "PairingProposed": "PairRound", "PairingAmended": "AmendPairing", "RoundPaired": "PublishRound",
+    "BoardResultRecorded": "RecordResult", "BoardResultCorrected": "CorrectResult", "MatchForfeited": "RecordForfeit",
+    "TeamWithdrawn": "WithdrawTeam", "RoundClosed": "CloseRound", "CheckpointSigned": "SignCheckpoint",
+}
+"""The command whose role rule a raw event of each type meets (a forfeit code: ``RecordForfeit``)."""
+
+
+def _as_command(event: Any, actor: Any) -> Any:
+    from types import SimpleNamespace
+
+    from schemas.events import FORFEIT_CODES
+
+    kind = ISSUED_BY[event.type]
+    if kind == "RecordResult" and event.result in FORFEIT_CODES:
+        kind = "RecordForfeit"
+    return SimpleNamespace(command=kind, actor=actor, table=getattr(event, "table", None),
+                           round=getattr(event, "round", None), team_id=getattr(event, "team_id", None))
+
+
+CHIEF_ONLY = "the chief arbiter's command"
+ALLOWED: dict[str, frozenset[str]] = {
+    "RecordResult": frozenset({"chief", "arbiter", "terminal"}),
+    "RecordResults": frozenset({"chief", "arbiter", "terminal"}),
+    "RecordForfeit": frozenset({"chief", "arbiter"}),
+    "SubmitLineup": frozenset({"chief", "arbiter", "captain"}),
+    "AnnounceAbsence": frozenset({"chief", "captain"}),
+}
+"""Commands open to more than the chief arbiter, and the roles that may issue them."""
+
+
+def check_role(state: TournamentState, command: Any) -> None:
+    """Raise unless ``command.actor`` may issue ``command``: the chief arbiter may issue every
+    command; a terminal only the results of its table in the current round; a captain only for
+    its own team, and its line-up only for the round to pair (R-D1: each team submits its line-up
+    for each round; a captain's token does not file later rounds ahead or change published ones)."""
+    actor = command.actor
+    if actor.role == "chief":
+        return
+    allowed = ALLOWED.get(command.command, frozenset({"chief"}))
+    if actor.role not in allowed:
+        who = " or ".join(sorted(allowed)) if len(allowed) > 1 else "chief arbiter"
+        raise RuleViolation(f"{actor.role} {actor.id!r} may not {command.command}: only the {who} may",
+                            field="actor", rule=CHIEF_ONLY if allowed == {"chief"} else f"{command.command} by {who}")
+    if actor.role == "terminal":
+        if actor.table is not None and command.table != actor.table:
+            raise RuleViolation(f"terminal {actor.id!r} enters the results of table {actor.table}, not table {command.table}",
+                                field="table", rule="a terminal enters its own table's results")
+        if command.round != state.last_round:
+            raise RuleViolation(f"terminal {actor.id!r} enters results of the current round {state.last_round}, "
+                                f"not round {command.round}", field="round", rule="a terminal enters the current round")
+    if actor.role == "captain" and command.team_id != actor.team:
+        raise RuleViolation(f"captain {actor.id!r} of {actor.team!r} acts for its own team, not {command.team_id!r}",
+                            field="team_id", rule="a captain acts for its own team")
+    if actor.role == "captain" and command.command == "SubmitLineup" and command.round != state.last_round + 1:
+        raise RuleViolation(f"captain {actor.id!r} submits the line-up of round {state.last_round + 1}, the round to "
+                            f"pair, not round {command.round}", field="round", rule="a captain submits the next round's line-up")

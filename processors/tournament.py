@@ -109,8 +109,9 @@ class TournamentState:
         return clone
 
     # ------------------------------------------------------------------ doors and evolve
-    def apply(self, event: Any) -> bool:
+    def apply(self, event: Any, actor: Any = None) -> bool:
         """Judge an event that comes from outside (``processors.rules.check_event``) and evolve.
+        ``actor``: who sent it, where the door knows it (its role rule is then checked too).
 
         Returns False for a copy of an event already applied. Raises ``RuleViolation`` if the
         event breaks a rule; the state is then unchanged.
@@ -119,10 +120,10 @@ class TournamentState:
 
         prior = self.applied.get(event.event_id)
         if prior is not None and not same_fact(prior, event):
-            check_event(self, event)  # the event rule that refuses it, where one does (a second result)
+            check_event(self, event, actor)  # the event rule that refuses it, where one does (a second result)
         if self.seen(event):
             return False
-        check_event(self, event)
+        check_event(self, event, actor)
         return self.evolve(event)
 
     def seen(self, event: Any) -> bool:

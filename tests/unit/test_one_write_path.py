@@ -265,3 +265,25 @@ def test_a_rounds_last_board_entered_beside_serve_then_the_next_round_published_
     assert after["digest"] == expected.digest != before["digest"]
     assert (board_view["based_on"], board_view["provisional"], board_view["digest"]) == (1, False, expected.digest)
     assert [r["team_id"] for r in board_view["rows"]] == [r.team_id for r in expected.rows]
+
+
+def test_a_raw_event_whose_senders_role_may_not_issue_it_is_refused():
+    """The door that knows who sent a raw event (``EventStore.append(..., actor)``) judges it as the
+    command that yields it, by the one role rule ``processors.rules.check_role``."""
+    from schemas.commands import Actor
+
+    terminal = Actor(role="terminal", id="t1", table=1)
+    store = EventStore("sqlite://")
+    store.append(round_two(complete=True)[:-8])  # round 2 published, no result yet
+    with pytest.raises(RuleViolation) as refused:
+        store.append([paired(3, [("A", "B"), ("C", "D")])], actor=terminal)
+    assert (refused.value.field, refused.value.rule) == ("actor", "the chief arbiter's command")
+    assert "terminal 't1' may not PublishRound: only the chief arbiter may" in str(refused.value)
+    with pytest.raises(RuleViolation) as refused:
+        store.append([board(2, 2, 1, "1-0")], actor=terminal)
+    assert (refused.value.field, refused.value.rule) == ("table", "a terminal enters its own table's results")
+    with pytest.raises(RuleViolation) as refused:
+        store.append([board(2, 1, 1, "+/-")], actor=terminal)
+    assert (refused.value.field, refused.value.rule) == ("actor", "RecordForfeit by arbiter or chief")
+    assert store.append([board(2, 1, 1, "1-0")], actor=terminal).appended == 1
+    assert len(store.events()) == len(round_two(complete=True)) - 8 + 1
