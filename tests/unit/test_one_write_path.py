@@ -287,3 +287,13 @@ def test_a_raw_event_whose_senders_role_may_not_issue_it_is_refused():
     assert (refused.value.field, refused.value.rule) == ("actor", "RecordForfeit by arbiter or chief")
     assert store.append([board(2, 1, 1, "1-0")], actor=terminal).appended == 1
     assert len(store.events()) == len(round_two(complete=True)) - 8 + 1
+
+
+def test_serve_new_takes_the_key_file_and_refuses_one_that_holds_no_key(tmp_path):
+    bad = tmp_path / "chief.key"
+    bad.write_text("not a key\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["serve", "--new", "Club", "--db", f"sqlite:///{tmp_path / 'new.sqlite'}",
+                                      "--port", "0", "--key", str(bad)])
+    message = " ".join(result.output.split())
+    assert result.exit_code == 2, message
+    assert message.startswith(f"refused: --key {bad}:") and "Traceback" not in message
