@@ -64,11 +64,13 @@ def record_table(state: TournamentState, c: Any) -> list[Any]:
 
 def forfeit(state: TournamentState, c: Any) -> list[Any]:
     """``RecordForfeit`` -> a ``BoardResultRecorded`` forfeit code (board given) or a
-    ``MatchForfeited`` (whole match), with the reason; the teams in ``forfeiting`` lose."""
+    ``MatchForfeited`` (whole match), with the reason; the teams in ``forfeiting`` lose, or the
+    team at the table that is not ``winner`` (refused, field ``winner``, unless it plays there)."""
     board_key(state, SimpleNamespace(round=c.round, table=c.table, **({"board": c.board} if c.board else {})))
     t = state.tables[(c.round, c.table)]
     if (c.winner is None) == (not c.forfeiting):
-        raise RuleViolation("name the teams that forfeit or the winner, not both", field="forfeiting" if c.forfeiting else "winner",
+        raise RuleViolation("a forfeit names either the teams that forfeit or the winner, one of the two",
+                            field="forfeiting" if c.forfeiting else "winner",
                             rule="a forfeit names who loses it")
     if c.winner is not None:
         winner_at_table(t, c.winner)

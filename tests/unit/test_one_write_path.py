@@ -297,3 +297,16 @@ def test_serve_new_takes_the_key_file_and_refuses_one_that_holds_no_key(tmp_path
     message = " ".join(result.output.split())
     assert result.exit_code == 2, message
     assert message.startswith(f"refused: --key {bad}:") and "Traceback" not in message
+
+
+def test_a_forfeit_won_by_a_team_not_at_the_table_is_refused_on_the_command_line(tmp_path):
+    db = f"sqlite:///{tmp_path / 'cli.sqlite'}"
+    EventStore(db).append([e for e in four_team_round_one() if not (e.type == "BoardResultRecorded" and e.table == 2)])
+    result = CliRunner().invoke(cli, ["forfeit", TID, "1", "2", "--winner", "A", "--reason", "absence", "--db", db])
+    message = " ".join(result.output.split())
+    assert result.exit_code == 2, message
+    assert "winner: 'A' does not play at table 2 (D v B) [rule: winner is one of the two teams]" in message
+    assert not any(e.type == "MatchForfeited" for e in EventStore(db).events())
+    result = CliRunner().invoke(cli, ["forfeit", TID, "1", "2", "--winner", "D", "--reason", "absence", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert EventStore(db).state.board_codes(1, 2) == {1: "+/-", 2: "-/+", 3: "+/-", 4: "-/+"}  # D (home) wins every board
