@@ -89,7 +89,7 @@ def serve(
               f"chief arbiter token: as given ({'--chief-token-file' if chief_token_file else '$OLYMPIAD_CHIEF_TOKEN'})",
               highlight=False, soft_wrap=True)
     out.print(addresses(base, token if chief_token is None else None), highlight=False, soft_wrap=True)
-    if state.created.chief_key is not None and kafka is None:
+    if state.created.chief_key is not None:
         path = signer.path_for(tid)
         out.print(f"closed rounds are signed with the chief arbiter's key {path}" if path.exists() else
                   f"closed rounds are not signed here: no key file {path} (--key FILE)", highlight=False, soft_wrap=True)

@@ -77,18 +77,15 @@ class ChiefKey:
         file that cannot be read or written, or that holds no Ed25519 key."""
         return public_hex(load_or_create_key(self.path_for(tournament_id)))
 
-    def checkpoint(self, state: Any, rnd: int, head: str) -> dict[str, Any] | None:
-        """The ``SignCheckpoint`` fields of closed round ``rnd`` of ``state`` (chain ``head``
-        through its ``RoundClosed``), or None when there is nothing to sign: no key recorded at the
-        creation, a checkpoint already signed, or no key file (never made here: the tournament's
-        key was made elsewhere). Raises ``ValueError`` when the file holds another key than the
-        one recorded at the creation."""
-        if state.created.chief_key is None or rnd in state.checkpoints:
-            return None
-        path = self.path_for(state.tournament_id)
-        if not path.exists():
+    def checkpoint(self, tournament_id: str, rnd: int, basis: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The ``SignCheckpoint`` fields of closed round ``rnd`` (``basis`` as ``checkpoint_basis``
+        gives it; None: nothing to sign), or None when this door has no key file for the
+        tournament (never made here: the tournament's key was made elsewhere). Raises
+        ``ValueError`` when the file holds another key than the one recorded at the creation."""
+        path = self.path_for(tournament_id)
+        if basis is None or not path.exists():
             return None
         key = load_or_create_key(path)
-        if public_hex(key) != state.created.chief_key:
+        if public_hex(key) != basis["chief_key"]:
             raise ValueError(f"the key in {path} is not the one recorded when the tournament was created")
-        return checkpoint_command(state.tournament_id, rnd, checkpoint_basis(state, rnd, head), key)
+        return checkpoint_command(tournament_id, rnd, basis, key)

@@ -161,23 +161,22 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
         who = actor_for(token_of(cred), tid, fields.get("table"))
         out = decide({**fields, "tournament_id": tid, "actor": who})
         if out.command == "CloseRound":
-            signed = sign_closed(getattr(request.app.state, "chief_key", None), tid, fields["round"], who)
+            signed = sign_closed(getattr(request.app.state, "chief_key", None), tid, fields["round"], out.event_ids[0], who)
             out.event_ids += signed.event_ids if signed is not None else []
         return out
 
-    def sign_closed(signer: Any, tid: str, rnd: int, who: dict[str, Any]) -> CommandOutcome | None:
+    def sign_closed(signer: Any, tid: str, rnd: int, closed: str, who: dict[str, Any]) -> CommandOutcome | None:
         """Sign closed round ``rnd``'s checkpoint (``SignCheckpoint``) with the server's chief
         arbiter key, as ``olympiad round close`` does: every door that closes a round signs it.
-        None when there is nothing to sign (``producers.signing.ChiefKey.checkpoint``)."""
-        store = getattr(backend, "store", None)
-        if signer is None or store is None:  # on Kafka the CLI signs (it reads tournament-log itself)
+        ``closed``: the id of its ``RoundClosed``. None when there is nothing to sign
+        (``producers.signing.ChiefKey.checkpoint``)."""
+        if signer is None:
             return None
-        with backend.read() as snap:
-            try:
-                fields = signer.checkpoint(snap.state, rnd, store.chain_head)
-            except (OSError, ValueError) as exc:
-                raise ApiError(422, f"round {rnd} is closed but not signed: {exc}", field="chief_key",
-                               rule="checkpoints are signed with the chief arbiter's key") from None
+        try:
+            fields = signer.checkpoint(tid, rnd, backend.checkpoint_basis(tid, rnd, closed))
+        except (OSError, ValueError) as exc:
+            raise ApiError(422, f"round {rnd} is closed but not signed: {exc}", field="chief_key",
+                           rule="checkpoints are signed with the chief arbiter's key") from None
         if fields is None:
             return None
         return decide({"command": "SignCheckpoint", "tournament_id": tid, "actor": who, **fields})

@@ -109,6 +109,12 @@ class EmbeddedBackend:
             self._loop.call_soon_threadsafe(self._wake.set)
         return outcome
 
+    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
+        from producers.doors import EmbeddedDoor
+
+        with self._lock:
+            return EmbeddedDoor(self.store).checkpoint_basis(tournament_id, rnd, through)
+
     def submit(self, events: Sequence[Any]) -> int:
         with self._lock:
             result = self.store.append(events)  # raises RuleViolation; the store is then unchanged
