@@ -168,7 +168,8 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
     message(arb, "Closing round 1: recorded")
     WebDriverWait(arb, 5).until(lambda d: "closed" in d.find_element(By.ID, "closed").text)
     shoot(arb, "arbiter-5-closed")
-    WebDriverWait(board, 10).until(lambda d: d.execute_script(f"return window.lastUpdate.caused_by.includes('{TID}/r1/closed')"))
+    # The close's last write is the round's signed checkpoint (issue 25): the update that carries it comes last.
+    WebDriverWait(board, 10).until(lambda d: d.execute_script(f"return window.lastUpdate.caused_by.includes('{TID}/r1/checkpoint')"))
     seen["board_digest"] = board.execute_script("return window.lastUpdate.digest")
     return seen
 
