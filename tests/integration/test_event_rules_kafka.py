@@ -63,3 +63,55 @@ def test_raw_events_breaking_the_event_rules_are_dead_letters(kafka_bootstrap: s
         producer.close()
         for name in list(pipeline.children):
             pipeline.stop(name)
+
+
+def test_a_round_closed_through_the_web_on_kafka_is_signed_and_audited(kafka_bootstrap: str, topic_prefix: str,
+                                                                       tmp_path: Any, monkeypatch: Any) -> None:
+    """Issue 25: every door that closes a round signs it, the web app on the live pipeline too
+    (``KafkaBackend.checkpoint_basis`` reads ``tournament-log`` as ``round close --kafka`` does)."""
+    from fastapi.testclient import TestClient
+    from typer.testing import CliRunner
+
+    from olympiad.cli import app as cli
+    from olympiad.web.app import create_app
+    from olympiad.web.auth import TokenStore
+    from olympiad.web.kafka_backend import KafkaBackend
+    from producers.signing import ChiefKey, load_or_create_key, public_hex
+
+    key_file = tmp_path / "chief.key"
+    events = four_team_round_one()
+    events[0] = events[0].model_copy(update={"chief_key": public_hex(load_or_create_key(key_file))})
+    pipeline = LivePipeline(kafka_bootstrap, topic_prefix, f"sqlite:///{tmp_path / 'worker.sqlite'}")
+    pipeline.bootstrap = kafka_bootstrap
+    pipeline.logdir.mkdir(parents=True, exist_ok=True)
+    pipeline.start("processors")
+    producer = KafkaProducer(bootstrap_servers=kafka_bootstrap, acks="all")
+    log_topic = topics.name(topics.TOURNAMENT_LOG, topic_prefix)
+    try:
+        logged = lambda: len(read_all(kafka_bootstrap, log_topic, topics.TOURNAMENT_LOG.partitions))  # noqa: E731
+        for part in (events[:6], events[6:]):  # the results after the pairing: two topics, no order between them
+            for event in part:
+                producer.send(topics.name(topics.INPUT_TOPIC_OF[event.type], topic_prefix), key=TID.encode(),
+                              value=canonical_json(event).encode())
+            producer.flush()
+            wait_for("round 1", lambda: logged() >= events.index(part[-1]) + 1)
+        backend = KafkaBackend(kafka_bootstrap, topic_prefix, f"sqlite:///{tmp_path / 'web.sqlite'}", TID)
+        tokens = TokenStore(backend.engine)
+        tokens.set_chief_token(TID, "chief-kafka-sign-7d2e9b41c6a0")
+        web = create_app(backend, tokens)
+        web.state.chief_key = ChiefKey(key_file)
+        with TestClient(web) as client:
+            r = client.post(f"/api/tournaments/{TID}/commands", json={"command": "CloseRound", "round": 1},
+                            headers={"Authorization": "Bearer chief-kafka-sign-7d2e9b41c6a0"})
+        assert r.status_code == 201, r.text
+        assert r.json()["event_ids"] == [event_ids.closed(TID, 1), event_ids.checkpoint(TID, 1)]
+        monkeypatch.setenv("OLYMPIAD_TOPIC_PREFIX", topic_prefix)
+        audited = CliRunner().invoke(cli, ["audit", f"kafka://{kafka_bootstrap}/{TID}", "--no-trail"], env={"COLUMNS": "300"})
+        out = " ".join(audited.output.split())
+        assert audited.exit_code == 0, out
+        assert "rounds 1-1 reproduced, 1 signed checkpoint(s)" in out
+        pipeline.check()
+    finally:
+        producer.close()
+        for name in list(pipeline.children):
+            pipeline.stop(name)
