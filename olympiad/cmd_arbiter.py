@@ -330,7 +330,8 @@ def results(
 def forfeit(
     tournament: str = TOURNAMENT, rnd: int = ROUND, table: int = TABLE_ARG,
     board: Optional[int] = typer.Argument(None, metavar="[BOARD]", help="the board (omit for the whole match)"),
-    team: list[str] = typer.Option(..., "--team", help="the team that forfeits (give both teams for a double forfeit)"),
+    team: list[str] = typer.Option([], "--team", help="the team that forfeits (give both teams for a double forfeit)"),
+    winner: Optional[str] = typer.Option(None, "--winner", help="instead of --team: the team that wins by default"),
     reason: str = typer.Option(..., "--reason", help="late-arrival, handshake-refusal, absence or other"),
     note: str = typer.Option("", "--note", help="details (needed for the reason 'other')"),
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = typer.Option("arbiter", "--as", metavar="ROLE[:ID]"),
@@ -338,6 +339,8 @@ def forfeit(
     """Record a forfeited board or match (zero tolerance: late arrival, refused handshake; absence; other)."""
     fields: dict[str, Any] = {"tournament_id": tournament, "actor": actor(who), "round": rnd, "table": table,
                               "forfeiting": team, "reason": reason, "note": note}
+    if winner is not None:
+        fields["winner"] = winner
     if board is not None:
         fields["board"] = board
     submit("RecordForfeit", fields, db, kafka)

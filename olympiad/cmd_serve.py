@@ -39,6 +39,9 @@ def serve(
                                       "commands' store): prints the chief arbiter's token and the arbiter page "
                                       "(/arbiter), where the tournament NAME is created"),
     profile: str = typer.Option("olympiad-2022", "--profile", help="with --new: the rule profile offered"),
+    key_file: Optional[Path] = typer.Option(None, "--key", help="the chief arbiter's Ed25519 key file that signs each "
+                                            "round closed on the arbiter page (with --new: made if missing; default "
+                                            "$OLYMPIAD_KEY, else TOURNAMENT.chief.key here, as olympiad new)"),
 ) -> None:
     """Serve the scoreboard (/), the result-entry page (/entry), the API (/docs) and the standings stream.
 
@@ -48,8 +51,11 @@ def serve(
     """
     chief_token = chief_token_from(chief_token_file)
     listener = listen(host, port)  # first: a busy port ends the command before anything is printed
+    from producers.signing import ChiefKey
+
+    signer = ChiefKey(key_file)
     if new is not None:
-        serve_new(new, profile, db, host, port, chief_token, listener)
+        serve_new(new, profile, db, host, port, chief_token, listener, signer)
         return
     events = None
     if source is not None:
@@ -83,16 +89,24 @@ def serve(
               f"chief arbiter token: as given ({'--chief-token-file' if chief_token_file else '$OLYMPIAD_CHIEF_TOKEN'})",
               highlight=False, soft_wrap=True)
     out.print(addresses(base, token if chief_token is None else None), highlight=False, soft_wrap=True)
+    if state.created.chief_key is not None:
+        path = signer.path_for(tid)
+        out.print(f"closed rounds are signed with the chief arbiter's key {path}" if path.exists() else
+                  f"closed rounds are not signed here: no key file {path} (--key FILE)", highlight=False, soft_wrap=True)
     from olympiad.web.app import create_app
 
-    run_server(create_app(backend, tokens), host, port, listener)
+    web = create_app(backend, tokens)
+    web.state.chief_key = signer
+    run_server(web, host, port, listener)
 
 
 def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chief_token: str | None,
-              listener: socket.socket) -> None:
+              listener: socket.socket, signer: Any) -> None:
     """``serve --new NAME --profile P``: an empty event store (``db``; refused if it already holds a
     tournament), the chief arbiter's token (``TokenStore`` under ``commands_api.NEW_EVENT`` until the
-    tournament is created on the arbiter page, then the tournament's), the arbiter page's address."""
+    tournament is created on the arbiter page, then the tournament's), the arbiter page's address.
+    ``signer`` (``producers.signing.ChiefKey``): the chief arbiter's key recorded at the creation,
+    which signs every round closed on the page; a given key file is made or read now."""
     from olympiad.web.app import create_app
     from olympiad.web.auth import TokenStore
     from olympiad.web.commands_api import NEW_EVENT
@@ -110,16 +124,27 @@ def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chi
     if backend.tournament_id is not None:
         refuse(ValueError(f"--new: the store {db} already holds the tournament {backend.tournament_id!r}; serve it "
                           f"with `olympiad serve --db {db}`, or give an empty --db"))
+    if signer.path is not None:
+        from producers.signing import load_or_create_key
+
+        try:
+            load_or_create_key(signer.path)  # a key file that cannot be read ends the command now, not at creation
+        except (OSError, ValueError) as exc:
+            refuse(ValueError(f"--key {signer.path}: {exc}"))
     token = TokenStore(engine).set_chief_token(NEW_EVENT, chief_token)
     base = f"http://{host}:{port}"
     out = console()
     out.print(f"new event [bold]{name}[/] (profile {profile}): create it on the arbiter page", highlight=False)
     out.print(f"event store  {db} (serve it again later: olympiad serve --db {db})", highlight=False, soft_wrap=True)
+    key_where = signer.path or (os.environ.get("OLYMPIAD_KEY") or "<tournament id>.chief.key here")
+    out.print(f"chief arbiter's key {key_where} (made if missing when the tournament is created; signs every closed "
+              "round: keep it private and keep it)", highlight=False, soft_wrap=True)
     out.print(f"chief arbiter token: {token}" if chief_token is None else "chief arbiter token: as given",
               highlight=False, soft_wrap=True)
     out.print(addresses(base, token if chief_token is None else None), highlight=False, soft_wrap=True)
     web = create_app(backend, TokenStore(engine))
     web.state.new_event = {"name": name, "profile": profile}
+    web.state.chief_key = signer
     run_server(web, host, port, listener)
 
 

@@ -7,22 +7,53 @@ rule is written once for both. Loading a log never calls it (``TournamentState.e
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from processors.tournament import RuleViolation
+from schemas import event_ids
 
 if TYPE_CHECKING:
     from processors.tournament import TournamentState
 
 
-def check_event(state: "TournamentState", event: Any) -> None:
-    """Judge ``event`` against ``state``; raises ``RuleViolation`` for the first rule it breaks."""
+ENGINE_RULES: dict[str, Callable[["TournamentState", Any], None]] = {}
+"""Event rules that need the pure engines (the standings, the pairing checker), which sit above
+this module in the layers: ``projections.event_rules`` registers them here when ``projections``
+is imported (every door that judges events imports it: the store, replay, the deciders)."""
+
+
+def check_event(state: "TournamentState", event: Any, actor: Any = None) -> None:
+    """Judge ``event`` against ``state``; raises ``RuleViolation`` for the first rule it breaks.
+    ``actor`` (a ``schemas.commands.Actor``): who sent a raw event, where the door knows it; the
+    event is then judged as the command that yields it (``ISSUED_BY``, ``check_role``)."""
     check = _CHECKS.get(event.type)
     if check is None:
         raise RuleViolation(f"{event.type} is derived, not an input event", field="type", rule="input events")
     if event.type != "TournamentCreated":
         check_tournament(state, event.tournament_id, "event")
+    if actor is not None:
+        check_role(state, _as_command(event, actor))
     check(state, event)
+    check_event_id(event)
+    if event.type in ENGINE_TYPES:
+        if event.type not in ENGINE_RULES:  # a rule never goes unchecked: a process that judges imports projections
+            raise RuntimeError(f"the event rule of {event.type} is not registered: import projections first")
+        ENGINE_RULES[event.type](state, event)
+
+
+ENGINE_TYPES = frozenset({"RoundPaired", "RoundClosed"})
+"""The input events judged by an ``ENGINE_RULES`` rule as well."""
+
+
+def check_event_id(event: Any) -> None:
+    """An event's id is the id of what it says (``schemas.event_ids``: ``T/r2/t1/b1`` is round 2
+    table 1 board 1): an id that names another fact would hold that fact's place, and every
+    later entry of it would be refused as already recorded."""
+    if not event_ids.matches(event):
+        want, numbered = event_ids.of_event(event)
+        raise RuleViolation(f"event id {event.event_id!r} is not the id of what the event says: "
+                            f"{want}{'<n>' if numbered else ''}", field="event_id",
+                            rule="an event's id is derived from its content")
 
 
 def check_tournament(state: "TournamentState", tournament_id: str, what: str) -> None:
@@ -204,20 +235,28 @@ def check_pairing(state: "TournamentState", rnd: int, tables: tuple, bye: str | 
         raise RuleViolation("the pairing has no tables", field="tables", rule="every present team paired once")
 
 
+def next_round(state: "TournamentState", rnd: int) -> None:
+    """Raise unless ``rnd`` is the round to pair: a round of the profile, not yet published, the
+    one after the last published round, whose previous round is complete (FIDE D.02 2022: round
+    r is paired once round r - 1 is complete, every board with a result)."""
+    round_of_profile(state, rnd)
+    if rnd in state.rounds:
+        raise RuleViolation(f"round {rnd} is already published", field="round", rule="one pairing per round")
+    if rnd != state.last_round + 1:
+        raise RuleViolation(f"round {rnd} is not the next round ({state.last_round + 1})", field="round", rule="rounds in order")
+    if rnd > 1 and not state.round_complete(rnd - 1):
+        missing = sum(1 for t in state.rounds[rnd - 1].tables if not state.match(rnd - 1, t.table).complete)
+        raise RuleViolation(f"round {rnd - 1} is not complete: {missing} match(es) still miss results", field="round",
+                            rule="pair a round when the previous round is complete")
+
+
 def _round_paired(state: "TournamentState", e: Any) -> None:
-    round_of_profile(state, e.round)
-    if e.round in state.rounds:
-        raise RuleViolation(f"round {e.round} is already paired", field="round", rule="one pairing per round")
-    if e.round > 1 and e.round - 1 not in state.rounds:
-        raise RuleViolation(f"round {e.round - 1} has not been paired yet", field="round", rule="rounds in order")
+    next_round(state, e.round)
     check_pairing(state, e.round, e.tables, e.bye, e.absent)
 
 
 def _proposed(state: "TournamentState", e: Any) -> None:
-    round_of_profile(state, e.round)
-    if e.round != state.last_round + 1:
-        raise RuleViolation(f"round {e.round} is not the next round ({state.last_round + 1})", field="round",
-                            rule="rounds in order")
+    next_round(state, e.round)
     check_pairing(state, e.round, e.tables, e.bye, e.absent)
 
 
@@ -267,12 +306,33 @@ def _corrected(state: "TournamentState", e: Any) -> None:
 
 def _match_forfeited(state: "TournamentState", e: Any) -> None:
     board_key(state, e)
-    t = state.tables[(e.round, e.table)]
-    if e.winner not in (t.home, t.away, None):
-        raise RuleViolation(f"{e.winner!r} does not play at table {e.table}", field="winner", rule="winner is one of the two teams")
+    if e.winner is not None:
+        winner_at_table(state.tables[(e.round, e.table)], e.winner)
+    note_rule(e.forfeit, e.note, "note")
     if any((e.round, e.table, b) in state.results for b in range(1, state.profile.boards + 1)):
         raise RuleViolation("boards of this table already have results", field="table",
                             rule="one result per board; changes go through a correction")
+
+
+FORFEIT_NOTE_MIN = 0
+"""Characters a forfeit's note needs (its reason "other" needs one at least)."""
+
+
+def note_rule(reason: str, note: str, field: str) -> None:
+    """A forfeit says why (R-D6 zero tolerance names its cases): its note has ``FORFEIT_NOTE_MIN``
+    characters at least, one for the reason "other" (which the note then names)."""
+    need = max(FORFEIT_NOTE_MIN, 1 if reason == "other" else 0)
+    if len(note) < need:
+        raise RuleViolation(f"a forfeit for the reason {reason!r} needs a note of {need} characters at least",
+                            field=field, rule="a forfeit says why")
+
+
+def winner_at_table(table: Any, winner: str) -> None:
+    """Raise (field ``winner``) unless ``winner`` is one of the two teams of ``table`` (a
+    ``schemas.events.Table``): a forfeit is won by a team that plays at the table (R-D6)."""
+    if winner not in (table.home, table.away):
+        raise RuleViolation(f"{winner!r} does not play at table {table.table} ({table.home} v {table.away})",
+                            field="winner", rule="winner is one of the two teams")
 
 
 def _withdrawn(state: "TournamentState", e: Any) -> None:
@@ -348,3 +408,65 @@ _CHECKS = {
     "RoundClosed": _closed,
     "CheckpointSigned": _checkpoint,
 }
+
+
+# ------------------------------------------------------------------ who may issue what
+ISSUED_BY: dict[str, str] = {
+    "TournamentCreated": "CreateTournament", "TeamRegistered": "RegisterTeam", "RosterChanged": "ChangeRoster",
+    "StartingRanksSet": "SetStartingRanks", "LineupSubmitted": "SubmitLineup", "AbsenceAnnounced": "AnnounceAbsence",
+    "PairingProposed": "PairRound", "PairingAmended": "AmendPairing", "RoundPaired": "PublishRound",
+    "BoardResultRecorded": "RecordResult", "BoardResultCorrected": "CorrectResult", "MatchForfeited": "RecordForfeit",
+    "TeamWithdrawn": "WithdrawTeam", "RoundClosed": "CloseRound", "CheckpointSigned": "SignCheckpoint",
+}
+"""The command whose role rule a raw event of each type meets (a forfeit code: ``RecordForfeit``)."""
+
+
+def _as_command(event: Any, actor: Any) -> Any:
+    from types import SimpleNamespace
+
+    from schemas.events import FORFEIT_CODES
+
+    kind = ISSUED_BY[event.type]
+    if kind == "RecordResult" and event.result in FORFEIT_CODES:
+        kind = "RecordForfeit"
+    return SimpleNamespace(command=kind, actor=actor, table=getattr(event, "table", None),
+                           round=getattr(event, "round", None), team_id=getattr(event, "team_id", None))
+
+
+CHIEF_ONLY = "the chief arbiter's command"
+ALLOWED: dict[str, frozenset[str]] = {
+    "RecordResult": frozenset({"chief", "arbiter", "terminal"}),
+    "RecordResults": frozenset({"chief", "arbiter", "terminal"}),
+    "RecordForfeit": frozenset({"chief", "arbiter"}),
+    "SubmitLineup": frozenset({"chief", "arbiter", "captain"}),
+    "AnnounceAbsence": frozenset({"chief", "captain"}),
+}
+"""Commands open to more than the chief arbiter, and the roles that may issue them."""
+
+
+def check_role(state: TournamentState, command: Any) -> None:
+    """Raise unless ``command.actor`` may issue ``command``: the chief arbiter may issue every
+    command; a terminal only the results of its table in the current round; a captain only for
+    its own team, and its line-up only for the round to pair (R-D1: each team submits its line-up
+    for each round; a captain's token does not file later rounds ahead or change published ones)."""
+    actor = command.actor
+    if actor.role == "chief":
+        return
+    allowed = ALLOWED.get(command.command, frozenset({"chief"}))
+    if actor.role not in allowed:
+        who = " or ".join(sorted(allowed)) if len(allowed) > 1 else "chief arbiter"
+        raise RuleViolation(f"{actor.role} {actor.id!r} may not {command.command}: only the {who} may",
+                            field="actor", rule=CHIEF_ONLY if allowed == {"chief"} else f"{command.command} by {who}")
+    if actor.role == "terminal":
+        if actor.table is not None and command.table != actor.table:
+            raise RuleViolation(f"terminal {actor.id!r} enters the results of table {actor.table}, not table {command.table}",
+                                field="table", rule="a terminal enters its own table's results")
+        if command.round != state.last_round:
+            raise RuleViolation(f"terminal {actor.id!r} enters results of the current round {state.last_round}, "
+                                f"not round {command.round}", field="round", rule="a terminal enters the current round")
+    if actor.role == "captain" and command.team_id != actor.team:
+        raise RuleViolation(f"captain {actor.id!r} of {actor.team!r} acts for its own team, not {command.team_id!r}",
+                            field="team_id", rule="a captain acts for its own team")
+    if actor.role == "captain" and command.command == "SubmitLineup" and command.round != state.last_round + 1:
+        raise RuleViolation(f"captain {actor.id!r} submits the line-up of round {state.last_round + 1}, the round to "
+                            f"pair, not round {command.round}", field="round", rule="a captain submits the next round's line-up")

@@ -113,25 +113,30 @@ class TournamentState:
         return clone
 
     # ------------------------------------------------------------------ doors and evolve
-    def apply(self, event: Any) -> bool:
+    def apply(self, event: Any, actor: Any = None) -> bool:
         """Judge an event that comes from outside (``processors.rules.check_event``) and evolve.
+        ``actor``: who sent it, where the door knows it (its role rule is then checked too).
 
         Returns False for a copy of an event already applied. Raises ``RuleViolation`` if the
         event breaks a rule; the state is then unchanged.
         """
         from processors.rules import check_event
 
+        prior = self.applied.get(event.event_id)
+        if prior is not None and not same_fact(prior, event):
+            check_event(self, event, actor)  # the event rule that refuses it, where one does (a second result)
         if self.seen(event):
             return False
-        check_event(self, event)
+        check_event(self, event, actor)
         return self.evolve(event)
 
     def seen(self, event: Any) -> bool:
-        """True if ``event`` is already applied; raises ``RuleViolation`` if its id names another event."""
+        """True if ``event`` is already applied (``same_fact``: a second terminal's entry, a retry);
+        raises ``RuleViolation`` if its id names another event."""
         prior = self.applied.get(event.event_id)
         if prior is None:
             return False
-        if prior != event:
+        if not same_fact(prior, event):
             raise RuleViolation(
                 f"event id {event.event_id!r} was already used for a different {prior.type}",
                 field="event_id", rule="an event id names one event",
@@ -249,6 +254,13 @@ class TournamentState:
         """The board orders of ``team``'s players on boards 1..4 in round ``rnd``: its line-up, or
         its first four nominated players when it submitted none (R-D1: fixed board order)."""
         return self.lineups.get((rnd, team)) or tuple(range(1, self.profile.boards + 1))
+
+
+def same_fact(a: Any, b: Any) -> bool:
+    """True if events ``a`` and ``b`` say the same thing: equal but for when and by whom (a
+    second terminal entering the same result, a retry a second later)."""
+    blank = {"occurred_at": None, "actor": None}
+    return a.model_copy(update=blank) == b.model_copy(update=blank)
 
 
 def forfeit_codes(table: Table, winner: str | None, boards: int) -> dict[int, str]:

@@ -57,3 +57,35 @@ def checkpoint_command(tournament_id: str, rnd: int, basis: dict[str, Any], key:
     ``checkpoint_basis`` gives it): the signature over ``schemas.chain.checkpoint_message``."""
     message = checkpoint_message(tournament_id, rnd, basis["head"], basis["standings_digest"], basis["pairing_digest"])
     return {"round": rnd, "head": basis["head"], "public_key": public_hex(key), "signature": key.sign(message).hex()}
+
+
+class ChiefKey:
+    """The chief arbiter's key as a door that creates tournaments and closes rounds holds it
+    (``olympiad serve``): ``path`` the key file given (``--key``, else ``$OLYMPIAD_KEY``), or
+    None: ``<tournament>.chief.key`` in the current folder, as ``olympiad new`` writes it."""
+
+    def __init__(self, path: Path | None = None):
+        self.path = path
+
+    def path_for(self, tournament_id: str) -> Path:
+        """The key file of ``tournament_id``."""
+        return self.path or key_path(tournament_id)
+
+    def public_key(self, tournament_id: str) -> str:
+        """The public half (64 hex digits) of the key of a tournament being created, the key made
+        and written (mode 600) if its file does not exist. Raises ``OSError``/``ValueError`` for a
+        file that cannot be read or written, or that holds no Ed25519 key."""
+        return public_hex(load_or_create_key(self.path_for(tournament_id)))
+
+    def checkpoint(self, tournament_id: str, rnd: int, basis: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The ``SignCheckpoint`` fields of closed round ``rnd`` (``basis`` as ``checkpoint_basis``
+        gives it; None: nothing to sign), or None when this door has no key file for the
+        tournament (never made here: the tournament's key was made elsewhere). Raises
+        ``ValueError`` when the file holds another key than the one recorded at the creation."""
+        path = self.path_for(tournament_id)
+        if basis is None or not path.exists():
+            return None
+        key = load_or_create_key(path)
+        if public_hex(key) != basis["chief_key"]:
+            raise ValueError(f"the key in {path} is not the one recorded when the tournament was created")
+        return checkpoint_command(tournament_id, rnd, basis, key)

@@ -267,9 +267,10 @@ class EventStore:
             self._state = self._load_state()  # the state moved on, the database did not
             raise
 
-    def append(self, events: Iterable[Any]) -> AppendResult:
+    def append(self, events: Iterable[Any], actor: Any = None) -> AppendResult:
         """Judge ``events`` (``TournamentState.apply``: the event rules) against the stored history
-        and append the new ones atomically.
+        and append the new ones atomically. ``actor`` (a ``schemas.commands.Actor``): who sent
+        them, when the caller knows it (their role rule is then checked; None: an importer's facts).
 
         Events whose id is already stored are skipped (idempotent). Raises ``RuleViolation``
         (``event_id`` set) for the first event that breaks a rule; nothing of the batch is then
@@ -279,7 +280,7 @@ class EventStore:
         duplicates = 0
         for event in events:
             try:
-                if self._state.apply(event):
+                if self._state.apply(event, actor):
                     fresh.append(event)
                 else:
                     duplicates += 1

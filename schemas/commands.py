@@ -219,13 +219,15 @@ class RecordResults(_Command):
 
 class RecordForfeit(_Command):
     """A board (``board`` given) or a whole match (``board`` None) lost by default by the teams
-    in ``forfeiting`` (one team, or both: a double forfeit), with the reason."""
+    in ``forfeiting`` (one team, or both: a double forfeit), or won by default by ``winner`` (the
+    other team at the table forfeits), with the reason."""
 
     command: Literal["RecordForfeit"] = "RecordForfeit"
     round: Round
     table: TableNo
     board: Board | None = None
-    forfeiting: Annotated[tuple[TeamId, ...], Field(min_length=1, max_length=2)]
+    forfeiting: Annotated[tuple[TeamId, ...], Field(max_length=2)] = ()
+    winner: TeamId | None = None
     reason: ForfeitReason
     note: Note = ""
 

@@ -83,3 +83,46 @@ def closed(t: str, rnd: int) -> str:
 def checkpoint(t: str, rnd: int) -> str:
     """``CheckpointSigned`` (the round's signed checkpoint)."""
     return f"{t}/r{rnd}/checkpoint"
+
+
+def of_event(event) -> tuple[str, bool]:
+    """The id an input event must carry, derived from what it says: ``(id, False)``, or
+    ``(prefix, True)`` for an event of a numbered series (its id is ``prefix<n>``, n >= 1).
+    ``event`` is any input event of ``schemas.events``; raises ``KeyError`` for a derived one."""
+    t, kind = event.tournament_id, event.type
+    e = event
+    fixed = {
+        "TournamentCreated": lambda: created(t),
+        "TeamRegistered": lambda: team(t, e.team_id),
+        "AbsenceAnnounced": lambda: absence(t, e.round, e.team_id),
+        "RoundPaired": lambda: pairing(t, e.round),
+        "BoardResultRecorded": lambda: board(t, e.round, e.table, e.board),
+        "MatchForfeited": lambda: match_forfeit(t, e.round, e.table),
+        "TeamWithdrawn": lambda: withdrawn(t, e.team_id),
+        "RoundClosed": lambda: closed(t, e.round),
+        "CheckpointSigned": lambda: checkpoint(t, e.round),
+    }
+    series = {
+        "RosterChanged": lambda: roster(t, e.team_id),
+        "StartingRanksSet": lambda: starting_ranks(t),
+        "LineupSubmitted": lambda: lineup(t, e.round, e.team_id),
+        "PairingProposed": lambda: proposal(t, e.round),
+        "PairingAmended": lambda: amendment(t, e.round),
+        "BoardResultCorrected": lambda: correction(t, e.round, e.table, e.board),
+    }
+    if kind in series:
+        return series[kind](), True
+    return fixed[kind](), False
+
+
+def matches(event) -> bool:
+    """True if ``event.event_id`` is the id ``of_event`` derives: for a series ``prefix<n>`` (n =
+    1, 2, ...) or the series' name alone (``prefix`` less its ``/``: a lone imported fact, as the
+    shipped Samarkand log's late correction ``.../b4/correction``)."""
+    want, numbered = of_event(event)
+    if not numbered:
+        return event.event_id == want
+    if event.event_id == want.rstrip("/"):
+        return True
+    n = event.event_id[len(want):]
+    return event.event_id.startswith(want) and n.isdigit() and n == str(int(n)) and int(n) >= 1

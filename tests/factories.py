@@ -1,6 +1,7 @@
 """Small hand-built tournaments for tests: events built through the real schemas."""
 from __future__ import annotations
 
+from schemas import event_ids
 from schemas.events import BoardResultRecorded, Player, RoundPaired, Table, TeamRegistered, TournamentCreated
 from schemas.profile import OLYMPIAD_2022, RuleProfile, named
 
@@ -8,22 +9,22 @@ TID = "test-open"
 
 
 def created(profile: RuleProfile = OLYMPIAD_2022) -> TournamentCreated:
-    return TournamentCreated(event_id="created", tournament_id=TID, name="Test Open", profile=named(profile))
+    return TournamentCreated(event_id=event_ids.created(TID), tournament_id=TID, name="Test Open", profile=named(profile))
 
 
 def team(code: str, number: int, rating: int = 2000) -> TeamRegistered:
     players = tuple(Player(board_order=i, name=f"{code} player {i}", rating=rating - 10 * i) for i in range(1, 6))
-    return TeamRegistered(event_id=f"team/{code}", tournament_id=TID, team_id=code, name=f"Team {code}",
+    return TeamRegistered(event_id=event_ids.team(TID, code), tournament_id=TID, team_id=code, name=f"Team {code}",
                           federation=code[:3], players=players, pairing_number=number)
 
 
 def paired(rnd: int, pairs: list[tuple[str, str]], bye: str | None = None, absent: tuple[str, ...] = ()) -> RoundPaired:
     tables = tuple(Table(table=i, home=h, away=a) for i, (h, a) in enumerate(pairs, start=1))
-    return RoundPaired(event_id=f"r{rnd}/pairing", tournament_id=TID, round=rnd, tables=tables, bye=bye, absent=absent)
+    return RoundPaired(event_id=event_ids.pairing(TID, rnd), tournament_id=TID, round=rnd, tables=tables, bye=bye, absent=absent)
 
 
 def board(rnd: int, table: int, number: int, result: str, event_id: str | None = None) -> BoardResultRecorded:
-    return BoardResultRecorded(event_id=event_id or f"r{rnd}/t{table}/b{number}", tournament_id=TID, round=rnd,
+    return BoardResultRecorded(event_id=event_id or event_ids.board(TID, rnd, table, number), tournament_id=TID, round=rnd,
                                table=table, board=number, result=result)
 
 

@@ -399,9 +399,9 @@ def create_app(backend: Backend, tokens: TokenStore) -> FastAPI:
         who = actor_of(cred, tid, table)
         with backend.read() as snap:
             t = views.paired_table(snap.state, rnd, table)
-        losers = [t.home, t.away] if body.winner is None else [x for x in (t.home, t.away) if x != body.winner] or [body.winner]
+        who_loses = {"forfeiting": [t.home, t.away]} if body.winner is None else {"winner": body.winner}
         outcome = run("RecordForfeit", {"tournament_id": tid, "actor": who, "round": rnd, "table": table,
-                                        "forfeiting": losers, "reason": body.forfeit or "absence", "note": body.reason})
+                                        **who_loses, "reason": body.forfeit or "absence", "note": body.reason})
         return written([outcome], rnd, table, who)
 
     # ------------------------------------------------------------------ pairings (chief arbiter)

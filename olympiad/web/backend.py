@@ -128,6 +128,11 @@ class Backend(Protocol):
         and store/publish the events it yields. Blocking (call from a worker thread). Returns the
         ``producers.doors.Outcome``; a refusal is an outcome, not an exception."""
 
+    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
+        """What the checkpoint of closed round ``rnd`` signs, from the log through the event
+        ``through`` (its ``RoundClosed``): ``producers.signing.checkpoint_basis``, as the door
+        of the CLI reads it; None once the round has one (or the tournament no key)."""
+
     def submit(self, events: Sequence[Any]) -> int:
         """Validate ``events`` against the tournament rules and store/publish them all or none.
 

@@ -125,12 +125,23 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
     # ------------------------------------------------------------------ commands
     @router.post("/api/tournaments", status_code=201, response_model=CommandOutcome, responses=REFUSALS,
                  tags=["commands"])
-    def create_tournament(body: CreateBody, cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer)):  # type: ignore[valid-type]
+    def create_tournament(request: Request, body: CreateBody,  # type: ignore[valid-type]
+                          cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer)):
         """Create the tournament (``CreateTournament``) with the setup token that ``olympiad serve
-        --new`` printed; that token then is the tournament's chief arbiter's token."""
+        --new`` printed; that token then is the tournament's chief arbiter's token. The server's
+        chief arbiter key (``serve --key``, else ``<id>.chief.key``, made if missing) is recorded
+        unless the body gives ``chief_key``: every round closed here is then signed."""
         token = token_of(cred)
         tokens.authorize_chief(token, NEW_EVENT)
-        out = decide({**body_fields(body), "actor": {"role": "chief", "id": "chief"}})
+        fields = body_fields(body)
+        signer = getattr(request.app.state, "chief_key", None)
+        if signer is not None and fields.get("chief_key") is None and backend.tournament_id is None:
+            try:
+                fields["chief_key"] = signer.public_key(body.tournament_id)
+            except (OSError, ValueError) as exc:
+                raise ApiError(422, f"the chief arbiter's key {signer.path_for(body.tournament_id)}: {exc}",
+                               field="chief_key", rule="checkpoints are signed with the chief arbiter's key") from None
+        out = decide({**fields, "actor": {"role": "chief", "id": "chief"}})
         if not out.already_recorded:  # the setup token moves to the tournament (one per server)
             tokens.set_chief_token(NEW_EVENT)
             tokens.set_chief_token(body.tournament_id, token)
@@ -138,7 +149,8 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
 
     @router.post("/api/tournaments/{tid}/commands", status_code=201, response_model=CommandOutcome, responses=REFUSALS,
                  tags=["commands"])
-    def command(tid: str, body: CommandBody, cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer)):  # type: ignore[valid-type]
+    def command(request: Request, tid: str, body: CommandBody,  # type: ignore[valid-type]
+                cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer)):
         """Any command of the tournament but its creation: ``command`` names it (RegisterTeam,
         ImportTeams, ChangeRoster, SetStartingRanks, SubmitLineup, AnnounceAbsence, WithdrawTeam,
         PairRound, AmendPairing, PublishRound, RecordResult, RecordResults, RecordForfeit,
@@ -148,7 +160,27 @@ def command_routes(backend: Backend, tokens: TokenStore) -> APIRouter:
         check_tournament(tid)
         fields = body_fields(body)
         who = actor_for(token_of(cred), tid, fields.get("table"))
-        return decide({**fields, "tournament_id": tid, "actor": who})
+        out = decide({**fields, "tournament_id": tid, "actor": who})
+        if out.command == "CloseRound":
+            signed = sign_closed(getattr(request.app.state, "chief_key", None), tid, fields["round"], out.event_ids[0], who)
+            out.event_ids += signed.event_ids if signed is not None else []
+        return out
+
+    def sign_closed(signer: Any, tid: str, rnd: int, closed: str, who: dict[str, Any]) -> CommandOutcome | None:
+        """Sign closed round ``rnd``'s checkpoint (``SignCheckpoint``) with the server's chief
+        arbiter key, as ``olympiad round close`` does: every door that closes a round signs it.
+        ``closed``: the id of its ``RoundClosed``. None when there is nothing to sign
+        (``producers.signing.ChiefKey.checkpoint``)."""
+        if signer is None:
+            return None
+        try:
+            fields = signer.checkpoint(tid, rnd, backend.checkpoint_basis(tid, rnd, closed))
+        except (OSError, ValueError) as exc:
+            raise ApiError(422, f"round {rnd} is closed but not signed: {exc}", field="chief_key",
+                           rule="checkpoints are signed with the chief arbiter's key") from None
+        if fields is None:
+            return None
+        return decide({"command": "SignCheckpoint", "tournament_id": tid, "actor": who, **fields})
 
     @router.post("/api/tournaments/{tid}/teams/import", status_code=201, response_model=CommandOutcome,
                  responses=REFUSALS, tags=["commands"])

@@ -7,7 +7,8 @@ writes do not wait for it) and publishes one ``StandingsUpdate``; writes that ar
 computes are folded into the next update, so a burst of submissions costs one computation, not
 one each. Standings after earlier rounds stay as they stood when the next round was paired
 (replay semantics), so only the last round's standings change.
-The SQL read models (``EventStore.project``) are rebuilt at start, when a round becomes complete
+The SQL read models (``EventStore.project``) are rebuilt at start, when a round becomes complete,
+when a round is published (the round before may have taken its last results in the same burst)
 and at stop.
 """
 from __future__ import annotations
@@ -80,8 +81,17 @@ class EmbeddedBackend:
             if hasattr(e, "table"):
                 self._touched[(e.round, e.table)] = None
             self._caused.append(e.event_id)
+        self._after_publication(new)
         if new and self._loop is not None and self.store.state.rounds:
             self._loop.call_soon_threadsafe(self._wake.set)
+
+    def _after_publication(self, events: Sequence[Any]) -> None:
+        """When ``events`` publish a round, take every round's standings from the log again: the
+        updater computes the last round's only, and the round before may have taken results in the
+        same burst (its last board entered from the CLI beside ``serve``, then the next round
+        published), which its standings, fixed from then on, must show."""
+        if any(e.type == "RoundPaired" for e in events):
+            self._project()
 
     def command(self, command: Any) -> Any:
         from producers.doors import EmbeddedDoor
@@ -94,9 +104,16 @@ class EmbeddedBackend:
                 if hasattr(e, "table"):
                     self._touched[(e.round, e.table)] = None
                 self._caused.append(event_id)
+            self._after_publication([self.store.state.applied[i] for i in fresh])
         if fresh and self._loop is not None and self.store.state.rounds:  # standings exist once a round is paired
             self._loop.call_soon_threadsafe(self._wake.set)
         return outcome
+
+    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
+        from producers.doors import EmbeddedDoor
+
+        with self._lock:
+            return EmbeddedDoor(self.store).checkpoint_basis(tournament_id, rnd, through)
 
     def submit(self, events: Sequence[Any]) -> int:
         with self._lock:
@@ -106,6 +123,7 @@ class EmbeddedBackend:
                     if hasattr(e, "table"):
                         self._touched[(e.round, e.table)] = None
                     self._caused.append(e.event_id)
+                self._after_publication(events)
         if result.appended and self._loop is not None:
             self._loop.call_soon_threadsafe(self._wake.set)
         return result.appended

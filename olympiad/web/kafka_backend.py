@@ -154,6 +154,16 @@ class KafkaBackend:
                 self._await_accepted(list(outcome.event_ids))
         return outcome
 
+    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
+        """What closed round ``rnd``'s checkpoint signs, from ``tournament-log`` through ``through``
+        (``producers.doors.KafkaDoor.checkpoint_basis``, as ``olympiad round close --kafka``)."""
+        from producers.doors import KafkaDoor
+
+        with self._write_lock:
+            if self._door is None:
+                self._door = KafkaDoor(self._bootstrap, self._prefix, wait=self.accept_timeout)
+            return self._door.checkpoint_basis(tournament_id, rnd, through)
+
     def submit(self, events: Sequence[Any]) -> int:
         """Validate ``events`` on a copy of the folded state, publish the new ones, wait until the
         processors have accepted them. Returns how many were new.

@@ -5,17 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from processors.tournament import same_fact
+
 
 def count(state, prefix: str) -> int:
     """How many events of ``state`` have ids ``prefix<n>``: the next such event is ``count + 1``."""
     return sum(1 for event_id in state.applied if event_id.startswith(prefix) and event_id[len(prefix):].isdigit())
-
-
-def same_fact(a: Any, b: Any) -> bool:
-    """True if events ``a`` and ``b`` say the same thing: equal but for when and by whom (a
-    second terminal entering the same result, a retry a second later)."""
-    blank = {"occurred_at": None, "actor": None}
-    return a.model_copy(update=blank) == b.model_copy(update=blank)
 
 
 def numbered(state, prefix: str, build: Callable[[str], Any]) -> Any:

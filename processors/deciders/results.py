@@ -13,15 +13,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from processors.deciders import identity
-from processors.rules import board_key
+from processors.rules import board_key, note_rule, winner_at_table
 from processors.tournament import RuleViolation, TournamentState
 from schemas import event_ids
 from schemas.commands import NOT_ENTERED, BoardEntry
 from schemas.events import FORFEIT_CODES, BoardResultCorrected, BoardResultRecorded, MatchForfeited
-
-FORFEIT_NOTE_MIN = 0
-"""Characters a forfeit's note needs (its reason "other" needs one at least)."""
-
 
 def player_names(state: TournamentState, rnd: int, table: int, board: int) -> tuple[str, str]:
     """(White's name, Black's name) on ``board`` of ``table``: the players of both line-ups
@@ -52,14 +48,6 @@ def board_result(state: TournamentState, c: Any, board: int, code: str, forfeit:
     return BoardResultRecorded(event_id=event_ids.board(c.tournament_id, c.round, c.table, board), **identity.stamp(c),
                                round=c.round, table=c.table, board=board, white=white, black=black, result=code,
                                forfeit=forfeit if code in FORFEIT_CODES else None, note=note)
-
-
-def note_rule(reason: str, note: str, field: str) -> None:
-    """A forfeit's note has ``FORFEIT_NOTE_MIN`` characters at least, one for the reason "other"."""
-    need = max(FORFEIT_NOTE_MIN, 1 if reason == "other" else 0)
-    if len(note) < need:
-        raise RuleViolation(f"a forfeit for the reason {reason!r} needs a note of {need} characters at least",
-                            field=field, rule="a forfeit says why")
 
 
 def record(state: TournamentState, c: Any) -> list[Any]:
@@ -108,9 +96,17 @@ def record_table(state: TournamentState, c: Any) -> list[Any]:
 
 def forfeit(state: TournamentState, c: Any) -> list[Any]:
     """``RecordForfeit`` -> a ``BoardResultRecorded`` forfeit code (board given) or a
-    ``MatchForfeited`` (whole match), with the reason; the teams in ``forfeiting`` lose."""
+    ``MatchForfeited`` (whole match), with the reason; the teams in ``forfeiting`` lose, or the
+    team at the table that is not ``winner`` (refused, field ``winner``, unless it plays there)."""
     board_key(state, SimpleNamespace(round=c.round, table=c.table, **({"board": c.board} if c.board else {})))
     t = state.tables[(c.round, c.table)]
+    if (c.winner is None) == (not c.forfeiting):
+        raise RuleViolation("a forfeit names either the teams that forfeit or the winner, one of the two",
+                            field="forfeiting" if c.forfeiting else "winner",
+                            rule="a forfeit names who loses it")
+    if c.winner is not None:
+        winner_at_table(t, c.winner)
+        c = c.model_copy(update={"forfeiting": (t.away if c.winner == t.home else t.home,)})
     for i, team in enumerate(c.forfeiting):
         if team not in (t.home, t.away):
             raise RuleViolation(f"{team!r} does not play at table {c.table} ({t.home} v {t.away})",
@@ -131,7 +127,8 @@ def forfeit(state: TournamentState, c: Any) -> list[Any]:
 
 
 def correct(state: TournamentState, c: Any) -> list[Any]:
-    """``CorrectResult`` -> ``BoardResultCorrected`` superseding the board's current result."""
+    """``CorrectResult`` -> ``BoardResultCorrected`` superseding the board's current result. The
+    same correction again (board, result and reason), whenever it comes, is already recorded."""
     key = board_key(state, c)
     current = state.results.get(key)
     if current is None:
@@ -139,10 +136,12 @@ def correct(state: TournamentState, c: Any) -> list[Any]:
                             rule="a correction replaces a result")
     current_id, code = current
     prefix = event_ids.correction(c.tournament_id, c.round, c.table, c.board)
+    for event_id, prior in state.applied.items():
+        # A correction's identity is its board, result and reason: the same request again, even
+        # after a later correction of the board, is a retry (already recorded), never a revert.
+        if event_id.startswith(prefix) and (prior.result, prior.reason) == (c.result, c.reason):
+            return [prior]
     if code == c.result:
-        prior = state.applied[current_id]
-        if current_id.startswith(prefix) and prior.reason == c.reason:
-            return [prior]  # a retry of this correction
         raise RuleViolation(f"round {c.round} table {c.table} board {c.board} already has {code}", field="result",
                             rule="a correction changes the result")
     n = identity.count(state, prefix) + 1

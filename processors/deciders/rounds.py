@@ -10,28 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from processors.deciders import identity
-from processors.rules import missing_results, round_of_profile
+from processors.rules import missing_results, next_round
 from processors.tournament import RuleViolation, TournamentState
+from projections.event_rules import OVERRIDDEN, absolute_override, checker_report, standings_digest
 from schemas import event_ids
+from schemas.limits import MAX_REASON
 from schemas.events import PairingAmended, PairingProposed, RoundClosed, RoundPaired, Table
-
-ABSOLUTE = ("paired once", "R-P1", "R-B1")
-"""Rules of the checker no pairing may break without the chief arbiter's stated reason: every
-team paired once, no repeat opponent (D.02 2022 art. 6.1), the bye (art. 4.2). Colour limits and
-floats are relative: the checker reports them and the amendment's reason covers them."""
-
-
-def _next_round(state: TournamentState, rnd: int) -> None:
-    round_of_profile(state, rnd)
-    if rnd in state.rounds:
-        raise RuleViolation(f"round {rnd} is already published", field="round", rule="one pairing per round")
-    if rnd != state.last_round + 1:
-        raise RuleViolation(f"round {rnd} is not the next round ({state.last_round + 1})", field="round", rule="rounds in order")
-    if rnd > 1 and not state.round_complete(rnd - 1):
-        missing = sum(1 for t in state.rounds[rnd - 1].tables if not state.match(rnd - 1, t.table).complete)
-        raise RuleViolation(f"round {rnd - 1} is not complete: {missing} match(es) still miss results", field="round",
-                            rule="pair a round when the previous round is complete")
-
 
 def pair(state: TournamentState, c: Any) -> list[Any]:
     """``PairRound`` -> ``PairingProposed``: the engine's pairing under the tournament's profile,
@@ -40,7 +24,7 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
     no legal pairing exists (the rule that cannot be met)."""
     from projections.pairing.proposal import propose_round
 
-    _next_round(state, c.round)
+    next_round(state, c.round)
     proposal = propose_round(state, c.round)
     prefix = event_ids.proposal(c.tournament_id, c.round)
     event = identity.numbered(state, prefix, lambda eid: PairingProposed(
@@ -51,17 +35,6 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
         # pairing again after an amendment goes back to the engine's proposal: a new one
         event = event.model_copy(update={"event_id": f"{prefix}{identity.count(state, prefix) + 1}"})
     return [event]
-
-
-def checker_report(state: TournamentState, rnd: int, tables: tuple[Table, ...], bye: str | None,
-                   absent: tuple[str, ...]) -> tuple[str, ...]:
-    """The pairing checker's findings on a pairing of ``rnd`` (``projections.pairing.check``):
-    one line ``"<rule>: <text>"`` per broken rule, empty when the pairing is legal."""
-    from projections.history import build_history
-    from projections.pairing.check import check_pairing
-
-    found = check_pairing(build_history(state, rnd - 1), state.profile, rnd, tables, bye, absent)
-    return tuple(f"{v.rule}: {v.text}" for v in found)
 
 
 def _swapped(tables: list[Table], bye: str | None, swap: Any, i: int) -> tuple[list[Table], str | None]:
@@ -121,28 +94,24 @@ def publish(state: TournamentState, c: Any) -> list[Any]:
                             rule="publish a proposed pairing")
     note = f"engine proposal ({state.profile.name})"
     if current.type == "PairingAmended":
-        broken = [line for line in current.report if line.startswith(ABSOLUTE)]
-        if broken and c.override_reason is None:
-            raise RuleViolation(f"the amended pairing breaks {len(broken)} absolute rule(s): {broken[0]}",
-                                field="override_reason", rule="an absolute pairing rule is broken only with a reason")
+        absolute_override(current.report, c.override_reason, "override_reason")
         note = f"amended by the chief arbiter: {current.reason}"
-        if c.override_reason:
-            note += f"; absolute rules overridden: {c.override_reason}"
+        if c.override_reason:  # kept whole at the end of the note, where the event rule reads it
+            tail = f"; {OVERRIDDEN}{c.override_reason}"
+            note = note[:max(0, MAX_REASON - len(tail))] + tail
     return [RoundPaired(event_id=event_ids.pairing(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
-                        tables=current.tables, bye=current.bye, absent=current.absent, note=note[:500])]
+                        tables=current.tables, bye=current.bye, absent=current.absent, note=note[:MAX_REASON])]
 
 
 def close(state: TournamentState, c: Any) -> list[Any]:
     """``CloseRound`` -> ``RoundClosed`` with the digest of the round's standings, now official
     (refused while a result is missing)."""
-    from projections.replay import standings_after
-
     if c.round not in state.rounds:
         raise RuleViolation(f"round {c.round} has not been paired", field="round", rule="close a published round")
     if c.round in state.closed:
         return [state.applied[event_ids.closed(c.tournament_id, c.round)]]
     missing_results(state, c.round)
-    digest = standings_after(state, c.round).digest
+    digest = standings_digest(state, c.round)
     return [RoundClosed(event_id=event_ids.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
                         digest=digest)]
 

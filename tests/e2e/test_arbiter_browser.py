@@ -45,10 +45,12 @@ def eight_teams_csv(path: Path) -> Path:
 
 
 def serve_new(db: str, port: int) -> subprocess.Popen:
-    """``olympiad serve --new`` on ``db``; returns once the API answers."""
+    """``olympiad serve --new`` on ``db`` (a SQLite file; the chief arbiter's key beside it);
+    returns once the API answers."""
     log = open(os.devnull, "w")
+    key = db.removeprefix("sqlite:///") + ".chief.key"
     proc = subprocess.Popen([sys.executable, "-m", "olympiad", "serve", "--new", "Club Open 2026", "--profile", "olympiad-2022",
-                             "--db", db, "--port", str(port)], env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": CHIEF},
+                             "--db", db, "--port", str(port), "--key", key], env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": CHIEF},
                             stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while True:
@@ -166,7 +168,8 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
     message(arb, "Closing round 1: recorded")
     WebDriverWait(arb, 5).until(lambda d: "closed" in d.find_element(By.ID, "closed").text)
     shoot(arb, "arbiter-5-closed")
-    WebDriverWait(board, 10).until(lambda d: d.execute_script(f"return window.lastUpdate.caused_by.includes('{TID}/r1/closed')"))
+    # The close's last write is the round's signed checkpoint (issue 25): the update that carries it comes last.
+    WebDriverWait(board, 10).until(lambda d: d.execute_script(f"return window.lastUpdate.caused_by.includes('{TID}/r1/checkpoint')"))
     seen["board_digest"] = board.execute_script("return window.lastUpdate.digest")
     return seen
 
@@ -198,3 +201,8 @@ def test_a_club_event_from_the_arbiter_page(tmp_path, browsers):  # noqa: F811
     import hashlib
 
     assert hashlib.sha256(done.stdout.rstrip("\n").encode()).hexdigest() == served["digest"] == seen["board_digest"]
+    # Issue 25: the round closed on the arbiter page carries a signed checkpoint that the audit verifies.
+    audited = subprocess.run([sys.executable, "-m", "olympiad", "audit", db, "--no-trail"], capture_output=True, text=True,
+                             timeout=120, env=os.environ | {"COLUMNS": "300"})
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert "rounds 1-1 reproduced, 1 signed checkpoint(s)" in " ".join(audited.stdout.split())

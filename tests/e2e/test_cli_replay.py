@@ -76,7 +76,7 @@ def test_bad_input_is_refused_and_nothing_is_written(case, tmp_path):
 def test_a_correction_is_accepted(tmp_path):
     from schemas.events import BoardResultCorrected
 
-    fix = BoardResultCorrected(event_id="fix", tournament_id="test-open", supersedes="r1/t1/b1", round=1, table=1, board=1,
+    fix = BoardResultCorrected(event_id="test-open/r1/t1/b1/correction/1", tournament_id="test-open", supersedes="test-open/r1/t1/b1", round=1, table=1, board=1,
                                result="0-1", reason="scoresheet shows Black won")
     log = _log(tmp_path, [_line(fix)])
     proc = run("replay", str(log), "--json")

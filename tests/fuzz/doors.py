@@ -52,12 +52,12 @@ EVENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/@+=-]{0,199}$")
 
 
 def _retarget(body: dict[str, Any], tid: str) -> dict[str, Any]:
-    """``body`` moved to tournament ``tid`` (its event id prefixed by ``tid``: event ids are unique
-    across tournaments in one database)."""
+    """``body`` moved to tournament ``tid`` (its event id too: an event's id is derived from its
+    tournament and content, ``schemas.event_ids``)."""
     if tid != TID and "tournament_id" in body:
         body["tournament_id"] = tid
-        if isinstance(body.get("event_id"), str):
-            body["event_id"] = f"{tid}/{body['event_id']}"
+        if isinstance(body.get("event_id"), str) and body["event_id"].startswith(f"{TID}/"):
+            body["event_id"] = tid + body["event_id"][len(TID):]
     return body
 
 
@@ -79,11 +79,11 @@ def templates() -> list[dict[str, Any]]:
     events = [json.loads(canonical_json(e)) for e in (
         board(1, 1, 1, "1-0"), team("E", 5),
     )]
-    events.append({"type": "MatchForfeited", "event_id": "r1/t1/forfeit", "tournament_id": TID, "round": 1, "table": 1,
+    events.append({"type": "MatchForfeited", "event_id": f"{TID}/r1/t1/forfeit", "tournament_id": TID, "round": 1, "table": 1,
                    "winner": "A", "reason": "absence"})
-    events.append({"type": "TeamWithdrawn", "event_id": "withdraw/B", "tournament_id": TID, "team_id": "B",
+    events.append({"type": "TeamWithdrawn", "event_id": f"{TID}/team/B/withdrawn", "tournament_id": TID, "team_id": "B",
                    "from_round": 2, "reason": "left the event"})
-    events.append({"type": "BoardResultRecorded", "event_id": "r1/t1/b2", "tournament_id": TID, "round": 1, "table": 1,
+    events.append({"type": "BoardResultRecorded", "event_id": f"{TID}/r1/t1/b2", "tournament_id": TID, "round": 1, "table": 1,
                    "board": 2, "result": "+/-", "reason": "late arrival", "occurred_at": "2026-09-12T15:00:00+05:00"})
     commands = [
         {"command": "RecordResults", "tournament_id": TID, "actor": _actor("terminal") | {"table": 1}, "round": 1, "table": 1,

@@ -76,7 +76,7 @@ def test_poison_messages_are_dead_letters_alone_restarts_move_on_sigterm_is_prom
         def accepted() -> set[str]:
             return {json.loads(r.value)["event_id"] for r in read_all(kafka_bootstrap, log_topic, topics.TOURNAMENT_LOG.partitions)}
 
-        wait_for("the pairing", lambda: "r1/pairing" in accepted())
+        wait_for("the pairing", lambda: f"{TID}/r1/pairing" in accepted())
         # One burst: valid, poison, valid, poison ... and a valid result without a key.
         valid = [board(1, 1, b, "1-0") for b in range(1, 5)] + [board(1, 2, b, "1/2-1/2") for b in range(1, 4)]
         for i, poison in enumerate(POISONS):
@@ -122,7 +122,7 @@ def test_poison_messages_are_dead_letters_alone_restarts_move_on_sigterm_is_prom
         pipeline.start("processors")
         producer.send(board_results, key=TID.encode(), value=canonical_json(board(1, 2, 4, "0-1")).encode())
         producer.flush()
-        wait_for("the result after the restart", lambda: "r1/t2/b4" in accepted())
+        wait_for("the result after the restart", lambda: f"{TID}/r1/t2/b4" in accepted())
         assert len(dead()) == 6
         pipeline.check()
     finally:

@@ -26,6 +26,7 @@ from projections.standings import compute_standings
 from projections.standings.catalogue import C07Context
 from projections.standings.unplayed_rounds import UnplayedRounds
 from projections.trf import TrfHeader, export_trf
+from schemas import event_ids
 from schemas.events import BoardResultRecorded, MatchForfeited, Player, RoundPaired, Table, TeamRegistered, TeamWithdrawn, TournamentCreated
 from schemas.profile import Award, RuleProfile
 from schemas.tiebreak_codes import parse_tiebreak
@@ -37,23 +38,23 @@ TID = "c07"
 
 
 def events(profile: RuleProfile = PROFILE) -> list:
-    out: list = [TournamentCreated(event_id="c", tournament_id=TID, name="C.07 example", profile=profile)]
+    out: list = [TournamentCreated(event_id=event_ids.created(TID), tournament_id=TID, name="C.07 example", profile=profile)]
     for n in range(1, 6):
-        out.append(TeamRegistered(event_id=f"t{n}", tournament_id=TID, team_id=f"T{n}", name=f"Team {n}", federation="FID",
+        out.append(TeamRegistered(event_id=event_ids.team(TID, f"T{n}"), tournament_id=TID, team_id=f"T{n}", name=f"Team {n}", federation="FID",
                                   pairing_number=n, players=tuple(Player(board_order=b, name=f"T{n}, p{b}", rating=2000) for b in range(1, 4))))
 
     def rnd(r, tables, bye=None, absent=(), boards=()):
-        out.append(RoundPaired(event_id=f"r{r}", tournament_id=TID, round=r, bye=bye, absent=absent,
+        out.append(RoundPaired(event_id=event_ids.pairing(TID, r), tournament_id=TID, round=r, bye=bye, absent=absent,
                                tables=tuple(Table(table=i, home=h, away=a) for i, (h, a) in enumerate(tables, start=1))))
         for table, codes in boards:
             for b, code in enumerate(codes, start=1):
-                out.append(BoardResultRecorded(event_id=f"r{r}t{table}b{b}", tournament_id=TID, round=r, table=table, board=b, result=code))
+                out.append(BoardResultRecorded(event_id=event_ids.board(TID, r, table, b), tournament_id=TID, round=r, table=table, board=b, result=code))
 
     rnd(1, [("T1", "T2"), ("T3", "T4")], bye="T5", boards=[(1, ("1-0", "0-1")), (2, ("1/2-1/2", "1/2-1/2"))])
     rnd(2, [("T1", "T3"), ("T5", "T2")], absent=("T4",), boards=[(1, ("1-0", "1/2-1/2")), (2, ("0-1", "1-0"))])
-    out.append(TeamWithdrawn(event_id="w5", tournament_id=TID, team_id="T5", from_round=3))
+    out.append(TeamWithdrawn(event_id=event_ids.withdrawn(TID, "T5"), tournament_id=TID, team_id="T5", from_round=3))
     rnd(3, [("T4", "T1"), ("T2", "T3")], absent=("T5",), boards=[(1, ("1-0", "1-0"))])
-    out.append(MatchForfeited(event_id="f3", tournament_id=TID, round=3, table=2, winner="T2", forfeit="absence", note="T3 did not arrive"))
+    out.append(MatchForfeited(event_id=event_ids.match_forfeit(TID, 3, 2), tournament_id=TID, round=3, table=2, winner="T2", forfeit="absence", note="T3 did not arrive"))
     rnd(4, [("T2", "T4")], bye="T1", absent=("T3", "T5"), boards=[(1, ("0-1", "1/2-1/2"))])
     return out
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from processors.deciders import handle, results
+from processors import rules
+from processors.deciders import handle
 from processors.tournament import RuleViolation
 from projections.eventlog import read_log
 from projections.replay import replay
@@ -25,7 +26,7 @@ TID = "club-league-2026"
 
 @pytest.fixture
 def tightened(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(results, "FORFEIT_NOTE_MIN", 10)
+    monkeypatch.setattr(rules, "FORFEIT_NOTE_MIN", 10)
 
 
 def test_the_fixture_log_loads_with_a_tightened_rule_and_its_digest_is_unchanged(tightened, tmp_path):
@@ -51,5 +52,5 @@ def test_the_same_command_sent_after_the_change_is_refused(tightened):
         handle(state, command)
     assert (refused.value.field, refused.value.rule) == ("note", "a forfeit says why")
     assert "10 characters" in str(refused.value)
-    results.FORFEIT_NOTE_MIN = 0  # the rule as it was: the command is accepted, as it was then
+    rules.FORFEIT_NOTE_MIN = 0  # the rule as it was: the command is accepted, as it was then
     assert handle(state, command).events[0] == events[upto].model_copy(update={"occurred_at": None, "actor": "chief"})

@@ -80,7 +80,7 @@ def test_a_profile_over_other_rounds_has_one_name_at_every_door():
     ("tournament_id", f"{TID}/x", "tournament ids: lower-case letters, digits and '-', 1 to 64, starting with a letter or digit"),
 ])
 def test_types_are_refused_not_converted(field, value, rule):
-    raw = {"type": "BoardResultRecorded", "event_id": "r1/t1/b1", "tournament_id": TID, "round": 1, "table": 1, "board": 1,
+    raw = {"type": "BoardResultRecorded", "event_id": f"{TID}/r1/t1/b1", "tournament_id": TID, "round": 1, "table": 1, "board": 1,
            "result": "1-0", field: value}
     with pytest.raises(EventSchemaError) as refused:
         parse_event(raw)

@@ -64,39 +64,39 @@ def test_a_redelivered_copy_and_a_restarted_judge_continue_the_same_chain():
 
 def test_a_changed_result_is_named_at_the_event():
     _, logged = the_log()
-    victim = at(logged, "r1/t1/b3")
+    victim = at(logged, f"{TID}/r1/t1/b3")
     body, headers = logged[victim]
     logged[victim] = (body.replace('"result":"1-0"', '"result":"0-1"'), headers)
     report = audit(TID, records(logged))
     chain = [d for d in report.divergences if d.kind == "chain"]
-    assert [(d.round, d.subject) for d in chain] == [(1, "r1/t1/b3")]
+    assert [(d.round, d.subject) for d in chain] == [(1, f"{TID}/r1/t1/b3")]
     assert "its text is not the text that was logged (changed after it was logged)" in chain[0].what
     assert f"(tournament-log 0:{victim})" in chain[0].what
 
 
 def test_a_deleted_event_is_named_between_its_neighbours():
     _, logged = the_log()
-    del logged[at(logged, "r1/t1/b3")]
+    del logged[at(logged, f"{TID}/r1/t1/b3")]
     chain = [d for d in audit(TID, records(logged)).divergences if d.kind == "chain"]
-    assert [(d.round, d.subject) for d in chain] == [(1, "r1/t1/b4")]
-    assert "is not in the log: an event between r1/t1/b2 and this one was deleted" in chain[0].what
+    assert [(d.round, d.subject) for d in chain] == [(1, f"{TID}/r1/t1/b4")]
+    assert f"is not in the log: an event between {TID}/r1/t1/b2 and this one was deleted" in chain[0].what
 
 
 def test_two_swapped_events_are_named_both():
     _, logged = the_log()
-    b2, b3 = at(logged, "r1/t1/b2"), at(logged, "r1/t1/b3")
+    b2, b3 = at(logged, f"{TID}/r1/t1/b2"), at(logged, f"{TID}/r1/t1/b3")
     logged[b2], logged[b3] = logged[b3], logged[b2]
     chain = [d for d in audit(TID, records(logged)).divergences if d.kind == "chain"]
-    assert [(d.round, d.subject) for d in chain] == [(1, "r1/t1/b3")]
-    assert (f"it was logged right after r1/t1/b2 (tournament-log 0:{b3}), which the log now has after it: "
+    assert [(d.round, d.subject) for d in chain] == [(1, f"{TID}/r1/t1/b3")]
+    assert (f"it was logged right after {TID}/r1/t1/b2 (tournament-log 0:{b3}), which the log now has after it: "
             "the events were swapped or moved") in chain[0].what
 
 
 def test_a_record_without_hashes_among_chained_ones_is_named():
     _, logged = the_log()
     recs = records(logged)
-    n = at(logged, "r1/t1/b1")
+    n = at(logged, f"{TID}/r1/t1/b1")
     recs[n] = LogRecord(recs[n].body, None, recs[n].where)  # its headers cut, or put in by hand
     chain = [d for d in audit(TID, recs).divergences if d.kind == "chain"]
-    assert [(d.round, d.subject) for d in chain] == [(1, "r1/t1/b1")]
+    assert [(d.round, d.subject) for d in chain] == [(1, f"{TID}/r1/t1/b1")]
     assert f"no chain hash (tournament-log 0:{n}), though the records before it have one" in chain[0].what

@@ -40,7 +40,7 @@ def test_a_poison_message_is_refused_alone_and_its_batch_mates_survive(monkeypat
     real_match = processors.match_result
 
     def exploding(state, event):  # a failure after the state took the event: a bug no rule foresaw
-        if event.event_id == "r1/t1/b3":
+        if event.event_id == f"{TID}/r1/t1/b3":
             raise TypeError("unhashable type: 'list'")
         return real_match(state, event)
 
@@ -62,7 +62,7 @@ def test_a_poison_message_is_refused_alone_and_its_batch_mates_survive(monkeypat
     b'{"type": ["BoardResultRecorded"], "event_id": "x", "tournament_id": "test-open"}',
     b'{"type": {"a": 1}, "event_id": "x", "tournament_id": "test-open"}',
     b"[" * 100_000 + b"]" * 100_000,
-    json.dumps({"type": "BoardResultRecorded", "event_id": "r1/t1/b4", "tournament_id": TID, "round": 1, "table": 1,
+    json.dumps({"type": "BoardResultRecorded", "event_id": f"{TID}/r1/t1/b4", "tournament_id": TID, "round": 1, "table": 1,
                 "board": 4, "result": "1-0", "reason": "\ud800"}).encode(),
     b"\xff\xfe not utf-8",
     None,

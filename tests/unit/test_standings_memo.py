@@ -47,7 +47,7 @@ def rebuilt(events: list) -> TournamentState:
 
 def correction(state: TournamentState, rnd: int, table: int, board: int, result: str, n: int) -> BoardResultCorrected:
     supersedes = state.results[(rnd, table, board)][0]
-    return BoardResultCorrected(event_id=f"{state.tournament_id}/test-correction-{n}", tournament_id=state.tournament_id,
+    return BoardResultCorrected(event_id=f"{state.tournament_id}/r{rnd}/t{table}/b{board}/correction/{n + 1}", tournament_id=state.tournament_id,
                                 supersedes=supersedes, round=rnd, table=table, board=board, result=result, reason="test")
 
 
@@ -110,8 +110,8 @@ def test_a_duplicate_fact_after_the_round_is_complete_reuses_the_proposal(samark
     proposal = next_round_proposal(state)
     first = samarkand[-1]
     assert isinstance(first, BoardResultRecorded)
-    # The same result entered again from a second terminal: a new event, nothing the pairing reads changed.
-    assert state.apply(first.model_copy(update={"event_id": first.event_id + "/again", "terminal_id": "t2"}))
+    # The same result entered again from a second terminal: already recorded, nothing the pairing reads changed.
+    assert state.apply(first.model_copy(update={"actor": "t2"})) is False
     assert next_round_proposal(state) is proposal
 
 
@@ -139,7 +139,7 @@ def test_tournaments_sharing_team_ids_keep_their_own_memoised_lines() -> None:
     for event in common + f.match(1, 1, ("1-0", "0-1", "1-0", "1-0")) + f.match(1, 2, ("1/2-1/2", "1/2-1/2", "1-0", "1-0")):
         one.apply(event)
     for event in common + f.match(1, 1, ("0-1", "1-0", "0-1", "0-1")) + f.match(1, 2, ("1-0", "0-1", "1-0", "1-0")):
-        two.apply(event.model_copy(update={"tournament_id": "other-" + event.tournament_id}))
+        two.apply(event.model_copy(update={"tournament_id": "other-" + event.tournament_id, "event_id": "other-" + event.event_id}))
     clear_memos()
     first = standings_after(one, 1).rows
     standings_after(two, 1)
