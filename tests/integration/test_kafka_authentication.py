@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.errors import KafkaTimeoutError, TopicAuthorizationFailedError
+from typer.testing import CliRunner
 
 from deploy import principals, topics
 from deploy.kafka_security import client_config
+from olympiad.cli import app
 from olympiad.cmd_live import LivePipeline
 from producers.doors import KafkaDoor
 from schemas.canonical import canonical_json
@@ -98,6 +100,8 @@ def test_a_forged_chief_arbiter_is_refused_and_the_chiefs_principal_is_accepted(
     lines = principals.add(["terminal-1", "captain-C2"], bootstrap, prefix, username="admin")
     assert lines == [f"terminal-1: writes {prefix}commands.terminal-1", f"captain-C2: writes {prefix}commands.captain-C2"]
 
+    cli_env = {"OLYMPIAD_TOPIC_PREFIX": prefix, "OLYMPIAD_WAIT": str(WAIT), "OLYMPIAD_CLOCK": CLOCK,
+               "KAFKA_CREDENTIALS": str(credentials)}
     with LivePipeline(bootstrap, prefix, fresh_database(), credentials=str(credentials)) as pipeline:
         chief = KafkaDoor(bootstrap, prefix, wait=WAIT, principal="chief")
         terminal = KafkaDoor(bootstrap, prefix, wait=WAIT, principal="terminal-1")
@@ -109,11 +113,15 @@ def test_a_forged_chief_arbiter_is_refused_and_the_chiefs_principal_is_accepted(
                 outcome = chief.submit(command)
                 assert outcome.accepted, outcome.text()
 
-            # The terminal claims to be the chief arbiter: its principal's actor is what counts.
+            # The terminal claims to be the chief arbiter (the issue's `olympiad correct ... --kafka ...
+            # --as chief`, and the same JSON through its door): its principal's actor is what counts.
+            argv = ["correct", TID, "1", "1", "1", "0-1", "--reason", "forged", "--kafka", bootstrap, "--as", "chief"]
+            cli = CliRunner().invoke(app, argv, env={**cli_env, "KAFKA_SASL_USERNAME": "terminal-1"})
+            refusal = ("refused: actor: terminal 'terminal-1' may not CorrectResult: only the chief arbiter may "
+                       "[rule: the chief arbiter's command]")
+            assert cli.exit_code == 2 and " ".join(cli.output.split()) == refusal, cli.output
             correction = _command("CorrectResult", round=1, table=1, board=1, result="0-1", reason="forged")
-            refused = terminal.submit(correction)
-            assert refused.text() == ("refused: actor: terminal 'terminal-1' may not CorrectResult: only the chief arbiter may "
-                                      "[rule: the chief arbiter's command]"), refused.text()
+            assert terminal.submit(correction).text() == refusal
             assert captain.submit(_command("WithdrawTeam", team_id="C1", reason="forged")).text() == (
                 "refused: actor: captain 'captain-C2' may not WithdrawTeam: only the chief arbiter may [rule: the chief arbiter's command]")
             # Its own table's result is accepted, recorded as the terminal's; another table's is not.
@@ -141,8 +149,9 @@ def test_a_forged_chief_arbiter_is_refused_and_the_chiefs_principal_is_accepted(
             _raw_send(bootstrap, "terminal-1", topics.principal_topic("terminal-1", prefix), json.dumps(forged_event))
 
             # The chief's principal: the same correction is accepted.
-            accepted = chief.submit(correction.model_copy(update={"reason": "scoresheet signed 0-1"}))
-            assert accepted.accepted and not accepted.already_recorded, accepted.text()
+            argv = ["correct", TID, "1", "1", "1", "0-1", "--reason", "scoresheet signed 0-1", "--kafka", bootstrap]
+            cli = CliRunner().invoke(app, argv, env={**cli_env, "KAFKA_SASL_USERNAME": "chief"})
+            assert cli.exit_code == 0 and " ".join(cli.output.split()) == f"recorded: {TID}/r1/t1/b1/correction/1", cli.output
             letters = _dead_letters(bootstrap, prefix, 5)  # three refused commands, the two raw messages
             pipeline.check()
         finally:
