@@ -199,6 +199,7 @@ start() {
   if pid="$(running_pid)"; then
     if "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout "$KAFKA_START_TIMEOUT" --pid "$pid" >/dev/null; then
       log "already running (pid $pid)"
+      [[ "$KAFKA_AUTH" == scram ]] && echo "KAFKA_CREDENTIALS=$KAFKA_CREDENTIALS"
       echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
       return 0
     fi
@@ -262,6 +263,7 @@ status() {
   # Only this KAFKA_HOME's broker counts: another process answering on the port is not ours to use.
   local pid
   if pid="$(running_pid)" && "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout 2 --pid "$pid" >/dev/null; then
+    [[ "$KAFKA_AUTH" == scram ]] && echo "KAFKA_CREDENTIALS=$KAFKA_CREDENTIALS"
     echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
     return 0
   fi
