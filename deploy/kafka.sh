@@ -14,6 +14,16 @@
 #   fetch   only resolve the jars (warms the cache, e.g. in a CI image step).
 #   reset   stop, then delete the broker's data, logs and config (topics, offsets, cluster id);
 #           the jars stay cached.
+#   principal NAME...  (KAFKA_AUTH=scram) add principals to the running broker: a SCRAM credential
+#           each (password in $KAFKA_CREDENTIALS/NAME), its commands topic, its ACLs (deploy/principals.py).
+#
+# Authentication (docs/security.md). KAFKA_AUTH=none (the default) is the development broker:
+# PLAINTEXT, no authentication, no ACLs: anyone who reaches the port may write any command as any
+# actor, and start says so on stderr. KAFKA_AUTH=scram: clients authenticate with SASL/SCRAM-SHA-256
+# (over SASL_PLAINTEXT: the broker listens on loopback only), the StandardAuthorizer allows only
+# what an ACL allows, `admin` (created at format time), `processors` and `worker` are super users,
+# and start adds $KAFKA_PRINCIPALS with their topic ACLs. The mode is fixed when the storage is
+# formatted: `reset` before switching.
 #
 # Environment (all optional):
 #   KAFKA_PORT (9092)               broker listener port on 127.0.0.1
@@ -24,6 +34,9 @@
 #   KAFKA_HEAP (512m)               -Xms/-Xmx of the broker JVM
 #   KAFKA_START_TIMEOUT (90)        seconds to wait for the broker to answer
 #   PYTHON (.venv/bin/python, else python3)  interpreter with kafka-python, for the probe and topics
+#   KAFKA_AUTH (none)               none | scram (above)
+#   KAFKA_CREDENTIALS ($KAFKA_HOME/credentials)  one password file per principal (mode 600), scram only
+#   KAFKA_PRINCIPALS (processors worker chief web)  principals start creates, scram only
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,6 +56,15 @@ LOGS="$KAFKA_HOME/logs"
 PIDFILE="$KAFKA_HOME/broker.pid"
 CONFIG="$KAFKA_HOME/server.properties"
 BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+KAFKA_AUTH="${KAFKA_AUTH:-none}"
+KAFKA_PRINCIPALS="${KAFKA_PRINCIPALS:-processors worker chief web}"
+export KAFKA_CREDENTIALS="${KAFKA_CREDENTIALS:-$KAFKA_HOME/credentials}"
+AUTHFILE="$KAFKA_HOME/auth.mode"
+case "$KAFKA_AUTH" in
+  none) ;;
+  scram) export KAFKA_SASL_USERNAME=admin; unset KAFKA_SASL_PASSWORD KAFKA_SASL_PASSWORD_FILE ;;  # the Python tools act as admin
+  *) echo "kafka.sh: KAFKA_AUTH must be none or scram, not $KAFKA_AUTH" >&2; exit 2 ;;
+esac
 
 log() { echo "kafka.sh: $*" >&2; }
 
@@ -81,18 +103,57 @@ running_pid() {
   echo "$pid"
 }
 
-write_config() {
-  mkdir -p "$DATA" "$LOGS"
-  cat > "$CONFIG" <<PROPS
-# Written by deploy/kafka.sh: one node, KRaft controller + broker, loopback only.
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+# The admin principal's password (scram): made once, kept in $KAFKA_CREDENTIALS/admin (mode 600).
+admin_password() {
+  local file="$KAFKA_CREDENTIALS/admin"
+  if [[ ! -f "$file" ]]; then
+    mkdir -p "$KAFKA_CREDENTIALS" && chmod 700 "$KAFKA_CREDENTIALS"
+    (umask 077 && "$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(24))' > "$file")
+  fi
+  cat "$file"
+}
+
+listener_config() {
+  if [[ "$KAFKA_AUTH" == none ]]; then
+    cat <<PROPS
 listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
 advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+PROPS
+    return
+  fi
+  local pw; pw="$(admin_password)"
+  # Clients: SCRAM-SHA-256 (credentials in the metadata log, added at run time). The controller
+  # listener: SASL/PLAIN with the one static admin user, since KRaft cannot read SCRAM credentials
+  # before the metadata log is up. Nothing is allowed without an ACL but to the super users.
+  cat <<PROPS
+listeners=CLIENT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=CLIENT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=CLIENT
+listener.security.protocol.map=CONTROLLER:SASL_PLAINTEXT,CLIENT:SASL_PLAINTEXT
+sasl.enabled.mechanisms=SCRAM-SHA-256
+sasl.mechanism.inter.broker.protocol=SCRAM-SHA-256
+listener.name.client.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="$pw";
+sasl.mechanism.controller.protocol=PLAIN
+listener.name.controller.sasl.enabled.mechanisms=PLAIN
+listener.name.controller.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="$pw" user_admin="$pw";
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+super.users=User:admin;User:processors;User:worker
+allow.everyone.if.no.acl.found=false
+PROPS
+}
+
+write_config() {
+  mkdir -p "$DATA" "$LOGS"
+  (umask 077 && cat > "$CONFIG" <<PROPS
+# Written by deploy/kafka.sh: one node, KRaft controller + broker, loopback only (KAFKA_AUTH=$KAFKA_AUTH).
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+$(listener_config)
 log.dirs=$DATA
 num.partitions=1
 default.replication.factor=1
@@ -110,6 +171,7 @@ group.initial.rebalance.delay.ms=0
 log.retention.hours=168
 log.cleaner.backoff.ms=1000
 PROPS
+  )
 }
 
 JAVA=(java "-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20
@@ -117,13 +179,19 @@ JAVA=(java "-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis
   -Dlog4j2.configurationFile="$ROOT/deploy/kafka-log4j2.properties" -cp "$LIBS/*")
 
 format_storage() {
-  [[ -f "$DATA/meta.properties" ]] && return 0
-  local cluster_id
+  if [[ -f "$DATA/meta.properties" ]]; then
+    local formatted; formatted="$(cat "$AUTHFILE" 2>/dev/null || echo none)"
+    [[ "$formatted" == "$KAFKA_AUTH" ]] && return 0
+    log "the storage in $DATA was formatted with KAFKA_AUTH=$formatted, not $KAFKA_AUTH: deploy/kafka.sh reset first"; exit 1
+  fi
+  local cluster_id scram=()
+  [[ "$KAFKA_AUTH" == scram ]] && scram=(--add-scram "SCRAM-SHA-256=[name=admin,password=$(admin_password)]")
   # A Kafka Uuid: 16 random bytes, base64url without padding (what `StorageTool random-uuid` prints).
   cluster_id="$("$PYTHON" -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
   log "formatting KRaft storage in $DATA (cluster $cluster_id)"
-  "${JAVA[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$LOGS/format.log" 2>&1 \
+  "${JAVA[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" "${scram[@]}" >"$LOGS/format.log" 2>&1 \
     || { cat "$LOGS/format.log" >&2; exit 1; }
+  echo "$KAFKA_AUTH" > "$AUTHFILE"
 }
 
 start() {
@@ -131,6 +199,7 @@ start() {
   if pid="$(running_pid)"; then
     if "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout "$KAFKA_START_TIMEOUT" --pid "$pid" >/dev/null; then
       log "already running (pid $pid)"
+      [[ "$KAFKA_AUTH" == scram ]] && echo "KAFKA_CREDENTIALS=$KAFKA_CREDENTIALS"
       echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
       return 0
     fi
@@ -156,7 +225,21 @@ start() {
   fi
   log "broker answers after $((SECONDS - t0)) s (pid $pid)"
   topics
+  if [[ "$KAFKA_AUTH" == scram ]]; then
+    # shellcheck disable=SC2086 # a list of names
+    principal $KAFKA_PRINCIPALS
+    log "SASL/SCRAM-SHA-256 with topic ACLs; each principal's password is in $KAFKA_CREDENTIALS/<name>"
+    echo "KAFKA_CREDENTIALS=$KAFKA_CREDENTIALS"
+  else
+    log "WARNING: PLAINTEXT broker without authentication or ACLs: anyone who reaches $BOOTSTRAP can write any command as any actor, the chief arbiter included. Development only; KAFKA_AUTH=scram for an event (docs/security.md)."
+  fi
   echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
+}
+
+principal() {
+  [[ "$KAFKA_AUTH" == scram ]] || { log "principal: only with KAFKA_AUTH=scram"; exit 2; }
+  [[ $# -gt 0 ]] || { log "usage: deploy/kafka.sh principal NAME..."; exit 2; }
+  KAFKA_BOOTSTRAP_SERVERS="$BOOTSTRAP" "$PYTHON" "$ROOT/deploy/principals.py" add "$@" >&2
 }
 
 stop() {
@@ -180,6 +263,7 @@ status() {
   # Only this KAFKA_HOME's broker counts: another process answering on the port is not ours to use.
   local pid
   if pid="$(running_pid)" && "$PYTHON" "$ROOT/deploy/probe.py" "$BOOTSTRAP" --timeout 2 --pid "$pid" >/dev/null; then
+    [[ "$KAFKA_AUTH" == scram ]] && echo "KAFKA_CREDENTIALS=$KAFKA_CREDENTIALS"
     echo "KAFKA_BOOTSTRAP_SERVERS=$BOOTSTRAP"
     return 0
   fi
@@ -193,7 +277,7 @@ topics() {
 
 reset() {
   stop
-  rm -rf "$DATA" "$LOGS" "$CONFIG"
+  rm -rf "$DATA" "$LOGS" "$CONFIG" "$AUTHFILE" "$KAFKA_HOME/credentials"
   log "data deleted ($DATA)"
 }
 
@@ -204,5 +288,6 @@ case "${1:-}" in
   topics) topics ;;
   fetch) fetch ;;
   reset) reset ;;
-  *) echo "usage: $0 start|stop|status|topics|fetch|reset" >&2; exit 2 ;;
+  principal) shift; principal "$@" ;;
+  *) echo "usage: $0 start|stop|status|topics|fetch|reset|principal NAME..." >&2; exit 2 ;;
 esac

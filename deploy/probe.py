@@ -29,12 +29,19 @@ def cluster_id(bootstrap: str, timeout_ms: int = 1000) -> str | None:
     from kafka.admin import KafkaAdminClient
     from kafka.errors import KafkaError
 
+    from deploy.kafka_security import CredentialsMissing, client_config
+
+    try:
+        auth = client_config()  # a broker with authentication answers only an authenticated client
+    except CredentialsMissing:
+        auth = {}  # no credentials yet (before the first format): a PLAINTEXT probe
     try:
         admin = KafkaAdminClient(
             bootstrap_servers=bootstrap,
             request_timeout_ms=timeout_ms,
             bootstrap_timeout_ms=timeout_ms,
             reconnect_backoff_max_ms=200,
+            **auth,
         )
     except (KafkaError, OSError):
         return None

@@ -35,6 +35,11 @@ StandingsUpdated; ``pairings`` PairingProposed; ``dead-letters`` a JSON envelope
 
 Commands travel on the input topics too (``command_topic``): the processors decide them with
 ``processors.deciders.handle``, the same function the CLI and the web app call in-process.
+On a broker with authentication (``docs/security.md``) each principal has a commands topic of its
+own, ``commands.<principal>`` (``principal_topic``; 3 partitions, keyed by tournament, kept
+forever), which only that principal may write (topic ACLs): the processors take the command's
+actor from the topic it came on, never from the message, and commands on the two shared input
+topics are refused there.
 
 ``OLYMPIAD_TOPIC_PREFIX`` (default empty) is put before every name, so that several pipelines (or
 test runs) share one cluster without reading each other's events.
@@ -47,6 +52,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from typing import Any
 
 DAY_MS = 24 * 3600 * 1000
 
@@ -78,6 +84,8 @@ PAIRINGS = TopicSpec("pairings", 3, "T/round", _LARGE)
 DEAD_LETTERS = TopicSpec("dead-letters", 1, "key of the refused message",
                          {"cleanup.policy": "delete", "retention.ms": str(30 * DAY_MS)})
 VERDICTS = TopicSpec("verdicts", 3, "T", {"cleanup.policy": "delete", "retention.ms": str(7 * DAY_MS)})
+
+COMMANDS = TopicSpec("commands", TOURNAMENT_EVENTS.partitions, "T", _FOREVER)  # one per principal: principal_topic
 
 TOPICS: tuple[TopicSpec, ...] = (
     TOURNAMENT_EVENTS, BOARD_RESULTS, TOURNAMENT_LOG,
@@ -145,6 +153,17 @@ def partition_for(key: bytes, partitions: int) -> int:
     return (murmur2(key) & 0x7FFFFFFF) % partitions
 
 
+def principal_topic(principal: str, topic_prefix: str | None = None) -> str:
+    """The commands topic of ``principal`` (a broker with authentication): ``<prefix>commands.<principal>``."""
+    return f"{name(COMMANDS, topic_prefix)}.{principal}"
+
+
+def topic_principal(topic: str, topic_prefix: str | None = None) -> str | None:
+    """The principal whose commands topic ``topic`` is, or None for any other topic."""
+    head = name(COMMANDS, topic_prefix) + "."
+    return topic[len(head):] if topic.startswith(head) and len(topic) > len(head) else None
+
+
 def round_key(tournament_id: str, rnd: int) -> str:
     """Key of standings and pairings: compaction keeps the latest value per tournament and round."""
     return f"{tournament_id}/{rnd}"
@@ -159,21 +178,42 @@ def input_key(event: object) -> str:
     return event.tournament_id  # type: ignore[attr-defined]
 
 
-def ensure_topics(bootstrap: str | None = None, topic_prefix: str | None = None) -> dict[str, str]:
-    """Create the missing topics of ``TOPICS``; return ``{topic: "created" | "exists"}``.
+def admin_client(bootstrap: str | None = None, client_id: str = "olympiad-topics", username: str | None = None) -> Any:
+    """A kafka-python admin client of ``bootstrap`` (default ``bootstrap_servers()``), authenticated
+    as ``username`` (default: as ``deploy.kafka_security`` says)."""
+    from kafka.admin import KafkaAdminClient
+
+    from deploy.kafka_security import client_config
+
+    return KafkaAdminClient(bootstrap_servers=bootstrap or bootstrap_servers(), client_id=client_id,
+                            **client_config(username))
+
+
+def principal_topics(bootstrap: str | None = None, topic_prefix: str | None = None) -> list[str]:
+    """The commands topics (``principal_topic``) that exist on the cluster, sorted."""
+    admin = admin_client(bootstrap)
+    try:
+        return sorted(t for t in admin.list_topics() if topic_principal(t, topic_prefix) is not None)
+    finally:
+        admin.close()
+
+
+def ensure_topics(bootstrap: str | None = None, topic_prefix: str | None = None,
+                  principals: tuple[str, ...] = (), username: str | None = None) -> dict[str, str]:
+    """Create the missing topics of ``TOPICS`` and the commands topics of ``principals``; return
+    ``{topic: "created" | "exists"}``. ``username``: the principal to do it as (``admin_client``).
 
     Replication factor 1 when the cluster has one broker, else 3 (or the broker count if fewer).
     Raises ``RuntimeError`` if an existing topic has another partition count than its spec
     (keys would then map to other partitions than the consumers' tables expect).
     """
-    from kafka.admin import KafkaAdminClient
-
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap or bootstrap_servers(), client_id="olympiad-topics")
+    admin = admin_client(bootstrap, username=username)
     try:
         brokers = len(admin.describe_cluster()["brokers"])
         replication = min(3, brokers)
         existing = {t["name"]: len(t["partitions"]) for t in admin.describe_topics()}
         wanted = {name(s, topic_prefix): s for s in TOPICS}
+        wanted.update({principal_topic(p, topic_prefix): COMMANDS for p in principals})
         missing = {
             topic: {"num_partitions": s.partitions, "replication_factor": replication, "configs": dict(s.configs)}
             for topic, s in wanted.items() if topic not in existing

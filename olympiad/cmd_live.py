@@ -4,6 +4,10 @@
 benchmark): the broker of ``deploy/kafka.sh`` unless ``KAFKA_BOOTSTRAP_SERVERS`` names one, the
 topics of ``deploy.topics``, the faust processors (``faust -A processors.app worker``) and the
 projection worker (``python -m projections.worker``) as child processes, stopped on exit.
+On a broker with authentication (``KAFKA_AUTH=scram deploy/kafka.sh``, or ``credentials`` given)
+the processors run as the principal ``processors`` and the worker as ``worker``, with the
+password files of ``KAFKA_CREDENTIALS``; without, every start-up warns that actors are not
+authenticated (``docs/security.md``).
 """
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ class Broker:
         self.bootstrap = bootstrap or os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
         self.keep = keep
         self.started = False
+        self.credentials: str | None = None  # KAFKA_CREDENTIALS of a broker started with KAFKA_AUTH=scram
 
     def __enter__(self) -> "Broker":
         if not self.bootstrap:
@@ -51,7 +56,9 @@ class Broker:
                     raise BrokerUnavailable(f"deploy/kafka.sh start failed (exit status {started.returncode}; "
                                             "its messages are above)")
                 out = started.stdout
-            self.bootstrap = out.strip().splitlines()[-1].removeprefix("KAFKA_BOOTSTRAP_SERVERS=")
+            lines = out.strip().splitlines()
+            self.bootstrap = lines[-1].removeprefix("KAFKA_BOOTSTRAP_SERVERS=")
+            self.credentials = next((ln.removeprefix("KAFKA_CREDENTIALS=") for ln in lines if ln.startswith("KAFKA_CREDENTIALS=")), None)
             self.started = running.returncode != 0
         return self
 
@@ -107,10 +114,15 @@ class LivePipeline:
 
     ``topic_prefix`` and ``database_url`` are handed to the children as ``OLYMPIAD_TOPIC_PREFIX`` /
     ``DATABASE_URL``. Children log to ``var/live/<prefix>{processors,projections}.log``.
+    ``credentials``: the folder of the principals' password files of a broker with authentication
+    (default ``$KAFKA_CREDENTIALS``, or the one the started broker printed): the topics, commands
+    topics and ACLs of ``BUILT_IN`` are made as ``admin`` and the children run as their principals.
     """
 
+    BUILT_IN = ("processors", "worker", "chief", "web")
+
     def __init__(self, bootstrap: str | None = None, topic_prefix: str | None = None, database_url: str | None = None,
-                 keep_broker: bool = False):
+                 keep_broker: bool = False, credentials: str | None = None):
         from deploy import topics
 
         self.broker = Broker(bootstrap, keep_broker)
@@ -119,12 +131,26 @@ class LivePipeline:
         self.database_url = database_url or os.environ.get("DATABASE_URL")
         self.children: dict[str, subprocess.Popen] = {}
         self.logdir = ROOT / "var" / "live"
+        self.credentials = credentials or os.environ.get("KAFKA_CREDENTIALS")
 
     def __enter__(self) -> "LivePipeline":
-        from deploy import topics
+        from deploy import kafka_security, principals, topics
 
         self.bootstrap = self.broker.__enter__().bootstrap
-        topics.ensure_topics(self.bootstrap, self.topic_prefix)
+        self.credentials = self.credentials or self.broker.credentials
+        if self.credentials:
+            old = os.environ.get("KAFKA_CREDENTIALS")
+            os.environ["KAFKA_CREDENTIALS"] = self.credentials  # read by kafka_security, for admin's password
+            try:
+                principals.add(list(self.BUILT_IN), self.bootstrap, self.topic_prefix, username="admin")
+            finally:
+                if old is None:
+                    del os.environ["KAFKA_CREDENTIALS"]
+                else:
+                    os.environ["KAFKA_CREDENTIALS"] = old
+        else:
+            kafka_security.warn_unauthenticated(f"{self.bootstrap} (olympiad live)")
+            topics.ensure_topics(self.bootstrap, self.topic_prefix)
         self.logdir.mkdir(parents=True, exist_ok=True)
         self.start("processors")
         self.start("projections")
@@ -143,6 +169,10 @@ class LivePipeline:
         env.setdefault("WEB_PORT", str(free_port()))
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
+        for name in ("KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD", "KAFKA_SASL_PASSWORD_FILE"):
+            env.pop(name, None)  # a child authenticates as its own principal, not as the caller
+        if self.credentials:
+            env["KAFKA_CREDENTIALS"] = self.credentials
         return env
 
     def command(self, name: str) -> list[str]:
@@ -153,7 +183,10 @@ class LivePipeline:
     def start(self, name: str) -> None:
         """Start child ``name`` ("processors" or "projections")."""
         logfile = (self.logdir / f"{self.topic_prefix}{name}.log").open("ab")
-        self.children[name] = subprocess.Popen(self.command(name), cwd=ROOT, env=self.env(), stdout=logfile,
+        env = self.env()
+        if self.credentials:
+            env["KAFKA_SASL_USERNAME"] = "processors" if name == "processors" else "worker"
+        self.children[name] = subprocess.Popen(self.command(name), cwd=ROOT, env=env, stdout=logfile,
                                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def stop(self, name: str, sig: int = signal.SIGTERM) -> None:
@@ -234,6 +267,9 @@ def live(
     _err().print("starting broker, processors and projection worker ...")
     with LivePipeline(keep_broker=keep_running) as pipeline:
         _err().print(f"broker {pipeline.bootstrap}; logs in {pipeline.logdir}")
+        if pipeline.credentials and not os.environ.get("KAFKA_SASL_USERNAME"):
+            # What this process publishes (a data set's events) it publishes as the chief arbiter.
+            os.environ.update(KAFKA_SASL_USERNAME="chief", KAFKA_CREDENTIALS=pipeline.credentials)
         if not source:
             _err().print("running; Ctrl-C stops")
             try:

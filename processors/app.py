@@ -49,7 +49,8 @@ import orjson
 from pydantic import ValidationError
 
 from deploy import topics
-from processors import faust_transport
+from deploy import kafka_security
+from processors import faust_transport, principals
 from processors.deciders import handle
 from processors.log_chain import LogChain
 from processors.tournament import RuleViolation, TournamentState
@@ -145,7 +146,8 @@ class Judge:
             self.counts[tournament_id] = max((seq for seq, _ in stored), default=-1) + 1
         return self.states[tournament_id]
 
-    def judge(self, raw: bytes, key: bytes | None = None) -> Verdict:
+    def judge(self, raw: bytes, key: bytes | None = None, principal: str | None = None,
+              authenticated: bool = False) -> Verdict:
         """Parse and judge one raw message value: an input event (``TournamentState.apply``, the
         event rules) or a command (``processors.deciders.handle``); accepted new events are held
         for ``commit``.
@@ -153,6 +155,10 @@ class Judge:
         ``key``: the message key, if the message came from Kafka; it must be the tournament id
         (``deploy.topics.input_key``), else the tournament's events could be split between
         partitions, hence between processor instances and out of order.
+        ``principal``: the producer of the commands topic the message came on (a broker with
+        authentication), whose actor the command takes (``processors.principals.take_actor``);
+        such a topic carries commands only. ``authenticated``: the broker authenticates its
+        clients, so a command on a shared input topic (``principal`` None) is refused.
         """
         try:
             body = load_message(raw)
@@ -161,12 +167,22 @@ class Judge:
         except ValueError as exc:
             return Verdict(field="(line)", rule="JSON syntax", reason=f"malformed JSON: {exc} [rule: JSON syntax]")
         is_command = isinstance(body, dict) and "command" in body
+        if principal is not None and not is_command:
+            what = body.get("type") if isinstance(body, dict) and isinstance(body.get("type"), str) else "a message"
+            return Verdict(field="command", rule=principals.RULE, reason=f"{what[:64]} without a \"command\" came on the "
+                           f"commands topic of {principal!r}, which carries commands only (an event there would bypass "
+                           "the role checks)")
         try:
             item = parse_command(body) if is_command else parse_event(body)
         except EventSchemaError as exc:
             command_id = body.get("command_id") if is_command and isinstance(body.get("command_id"), str) else None
             return Verdict(field=exc.field, rule=exc.rule, reason=str(exc), command_id=command_id)
         command_id = item.command_id if is_command else None
+        if is_command and (principal is not None or authenticated):
+            try:
+                item = principals.take_actor(item, principal)
+            except RuleViolation as exc:
+                return Verdict(field=exc.field, rule=exc.rule, reason=str(exc), command_id=command_id)
         if not is_command and item.type not in topics.INPUT_TOPIC_OF:
             return Verdict(field="type", rule="input events", reason=f"{item.type} is derived, not an input event")
         if key is not None and key != item.tournament_id.encode():
@@ -262,7 +278,8 @@ def _rebuild_apply(state: TournamentState, body: Any, where: str) -> Any:
         return None
 
 
-def judge_message(judge: Judge, raw: bytes | None, key: bytes | None) -> Verdict:
+def judge_message(judge: Judge, raw: bytes | None, key: bytes | None, principal: str | None = None,
+                  authenticated: bool = False) -> Verdict:
     """Judge one Kafka message on its own: the verdict of ``judge.judge``, or a refusal.
 
     A message without a key is refused like a wrongly keyed one (it may sit on any partition).
@@ -279,7 +296,7 @@ def judge_message(judge: Judge, raw: bytes | None, key: bytes | None) -> Verdict
     held = {tid: len(bodies) for tid, bodies in judge.pending.items()}
     judge.touched = set()
     try:
-        return judge.judge(raw, key)
+        return judge.judge(raw, key, principal, authenticated)
     except Exception as exc:  # noqa: BLE001 - one message's failure must not stop the partition
         if not isinstance(exc, ValidationError):  # its traceback would print the library's text
             log.exception("judging a message failed; it goes to dead-letters")
@@ -317,9 +334,15 @@ def match_result(state: TournamentState, event: Any) -> MatchResultDecided:
 APP_ID = f"{topics.prefix()}olympiad-processors"
 DATADIR = ROOT / "var" / "faust" / APP_ID
 DATADIR.parent.mkdir(parents=True, exist_ok=True)
+# Authenticated (KAFKA_SASL_USERNAME, deploy.kafka_security): the processors read every principal's
+# commands topic that exists when they start (a principal added later is read after a restart) and
+# take each command's actor from its topic; unauthenticated: the message's actor, and a warning.
+AUTHENTICATED = kafka_security.principal() is not None
+COMMAND_TOPICS = topics.principal_topics() if AUTHENTICATED else []
 app = faust.App(
     APP_ID,
     broker=[f"{faust_transport.SCHEME}://{server}" for server in topics.bootstrap_servers().split(",")],
+    broker_credentials=kafka_security.faust_credentials(),
     store="memory://",
     datadir=str(DATADIR),
     web_enabled=False,
@@ -336,7 +359,7 @@ app = faust.App(
 
 
 inputs = app.topic(
-    topics.name(topics.TOURNAMENT_EVENTS), topics.name(topics.BOARD_RESULTS),
+    topics.name(topics.TOURNAMENT_EVENTS), topics.name(topics.BOARD_RESULTS), *COMMAND_TOPICS,
     key_type=bytes, value_type=bytes, key_serializer="raw", value_serializer="raw",
 )
 judged = app.Table("judged", partitions=topics.TOURNAMENT_EVENTS.partitions, schema=faust.Schema(
@@ -442,7 +465,7 @@ async def judge_batch(batch: list[Any]) -> None:
     partitions: dict[str, int] = {}  # tournament -> its source partition (key T: one per tournament)
     for event in batch:
         msg = event.message
-        verdict = judge_message(JUDGE, event.value, event.key)
+        verdict = judge_message(JUDGE, event.value, event.key, topics.topic_principal(msg.topic), AUTHENTICATED)
         if not verdict.accepted:
             origin = {"topic": msg.topic, "partition": msg.partition, "offset": msg.offset}
             log.warning("dead letter %s:%s:%s: %s [rule: %s]", msg.topic, msg.partition, msg.offset, verdict.reason[:MAX_REASON_CHARS], verdict.rule)
@@ -468,6 +491,15 @@ async def judge_batch(batch: list[Any]) -> None:
     for key, m in matches.items():
         await outbox.add(topics.MATCH_RESULTS, key.encode(), canonical_json(m).encode())
     await outbox.send()
+
+
+@app.task
+async def _say_who_may_write() -> None:
+    """At start-up: the principals whose commands are read, or the warning that nobody is authenticated."""
+    if AUTHENTICATED:
+        log.info("authenticated as %s; commands topics read: %s", kafka_security.principal(), ", ".join(COMMAND_TOPICS) or "none")
+    else:
+        kafka_security.warn_unauthenticated(f"{topics.bootstrap_servers()} (processors)")
 
 
 @app.on_partitions_revoked.connect

@@ -103,6 +103,7 @@ def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
     from kafka import KafkaConsumer, TopicPartition
 
     from deploy import topics
+    from deploy.kafka_security import client_config
     from schemas.chain import CHAIN_HEADER, PREV_HEADER
 
     log = topics.name(topics.TOURNAMENT_LOG)
@@ -113,7 +114,8 @@ def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
     tps = [TopicPartition(log, topics.partition_for(tid.encode(), topics.TOURNAMENT_LOG.partitions))]
     tps += [TopicPartition(topics.name(spec), p) for spec in (topics.STANDINGS, topics.PAIRINGS) for p in range(spec.partitions)]
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50,
-                             auto_offset_reset="earliest", max_poll_records=5000, max_partition_fetch_bytes=8 * 1024 * 1024)
+                             auto_offset_reset="earliest", max_poll_records=5000, max_partition_fetch_bytes=8 * 1024 * 1024,
+                             **client_config())
     records: list[LogRecord] = []
     published = Published()
     key, head = tid.encode(), f"{tid}/".encode()

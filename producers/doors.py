@@ -2,9 +2,10 @@
 
 ``EmbeddedDoor(store).submit(command)`` decides the command with ``processors.deciders.handle``
 on the store's state and stores the events it yields; ``KafkaDoor().submit(command)`` publishes
-it on its input topic (``deploy.topics.command_topic``, keyed by tournament) and waits for the
-processors' verdict on the ``verdicts`` topic, where the faust app decided it with the same
-function. Both return an ``Outcome``; neither holds a rule of its own.
+it on its input topic (``deploy.topics.command_topic``, keyed by tournament; authenticated as a
+principal, ``deploy.kafka_security``: that principal's commands topic, whose producer the
+processors take the actor from) and waits for the processors' verdict on the ``verdicts`` topic,
+where the faust app decided it with the same function. Both return an ``Outcome``; neither holds a rule of its own.
 
 A Kafka message is at most ``schemas.limits.MAX_MESSAGE_BYTES``: an import larger than that
 travels as several ``ImportTeams`` (``in_parts``); any other command over it is refused before it
@@ -123,21 +124,25 @@ class EmbeddedDoor:
 
 class KafkaDoor:
     """Commands published to Kafka (``bootstrap``; ``topic_prefix`` as in ``deploy.topics``) and
-    decided by the processors; ``wait`` seconds for each verdict."""
+    decided by the processors; ``wait`` seconds for each verdict. ``principal``: who this door
+    authenticates as (default ``$KAFKA_SASL_USERNAME``; None: PLAINTEXT, the message's actor)."""
 
-    def __init__(self, bootstrap: str | None = None, topic_prefix: str | None = None, wait: float = 10.0):
+    def __init__(self, bootstrap: str | None = None, topic_prefix: str | None = None, wait: float = 10.0,
+                 principal: str | None = None):
         from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
-        from deploy import topics
+        from deploy import kafka_security, topics
 
         self.topics = topics
         self.prefix = topic_prefix
         self.wait = wait
+        self.principal = kafka_security.principal(principal)
+        self.auth = kafka_security.client_config(self.principal)
         servers = bootstrap or topics.bootstrap_servers()
         self.producer = KafkaProducer(bootstrap_servers=servers, acks="all", enable_idempotence=True, linger_ms=0,
-                                      client_id="olympiad-door")
+                                      client_id="olympiad-door", **self.auth)
         self.consumer = KafkaConsumer(bootstrap_servers=servers, enable_auto_commit=False, group_id=None,
-                                      fetch_max_wait_ms=20)
+                                      fetch_max_wait_ms=20, **self.auth)
         name = topics.name(topics.VERDICTS, topic_prefix)
         tps = [TopicPartition(name, p) for p in range(topics.VERDICTS.partitions)]
         self.consumer.assign(tps)
@@ -165,9 +170,9 @@ class KafkaDoor:
             check_size(value)
         except MessageTooLarge as exc:
             return Outcome(False, field="(message)", rule="input size limits", reason=f"{command.command}: {exc}")
-        spec = self.topics.command_topic(command)
-        self.producer.send(self.topics.name(spec, self.prefix), key=command.tournament_id.encode(),
-                           value=value).get(timeout=30)
+        topic = (self.topics.principal_topic(self.principal, self.prefix) if self.principal
+                 else self.topics.name(self.topics.command_topic(command), self.prefix))
+        self.producer.send(topic, key=command.tournament_id.encode(), value=value).get(timeout=30)
         deadline = time.monotonic() + self.wait
         while command.command_id not in self.verdicts:
             left = deadline - time.monotonic()
@@ -194,7 +199,7 @@ class KafkaDoor:
         spec = self.topics.TOURNAMENT_LOG
         tp = TopicPartition(self.topics.name(spec, self.prefix), self.topics.partition_for(tournament_id.encode(), spec.partitions))
         consumer = KafkaConsumer(bootstrap_servers=self.producer.config["bootstrap_servers"], enable_auto_commit=False,
-                                 group_id=None, fetch_max_wait_ms=50)
+                                 group_id=None, fetch_max_wait_ms=50, **self.auth)
         consumer.assign([tp])
         consumer.seek_to_beginning(tp)
         state, head, deadline = TournamentState(), chain_start(tournament_id), time.monotonic() + timeout

@@ -29,6 +29,7 @@ from typing import Any, Callable
 from kafka import KafkaConsumer, TopicPartition
 
 from deploy import topics
+from deploy.kafka_security import client_config
 from producers.terminal import Terminal
 from projections.worker import POSITION_HEADER
 
@@ -68,7 +69,7 @@ class Follower:
             for spec in (topics.TOURNAMENT_LOG, topics.DEAD_LETTERS, topics.STANDINGS)
         }
         self.consumer = KafkaConsumer(bootstrap_servers=self.bootstrap or topics.bootstrap_servers(),
-                                      enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50)
+                                      enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50, **client_config())
         tps = [TopicPartition(name, p) for name, spec in self._names.items() for p in range(spec.partitions)]
         self.consumer.assign(tps)
         if self.from_end:

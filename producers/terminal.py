@@ -14,6 +14,7 @@ from typing import Any
 from kafka import KafkaProducer
 
 from deploy import topics
+from deploy.kafka_security import client_config
 from schemas.canonical import canonical_json
 
 
@@ -34,6 +35,7 @@ class Terminal:
             enable_idempotence=True,
             linger_ms=linger_ms,
             client_id=f"olympiad-{terminal_id}",
+            **client_config(),
         )
 
     def __enter__(self) -> "Terminal":

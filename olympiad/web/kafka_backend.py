@@ -41,6 +41,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from deploy import topics
+from deploy.kafka_security import client_config, warn_unauthenticated
 from processors.tournament import RuleViolation, TournamentState
 from producers.publish import _event_id as dead_letter_event_id
 from producers.terminal import Terminal
@@ -88,6 +89,7 @@ class KafkaBackend:
                  tournament_id: str | None = None, accept_timeout: float = ACCEPT_TIMEOUT_S):
         bootstrap = bootstrap or topics.bootstrap_servers()
         prefix = topics.prefix() if topic_prefix is None else topic_prefix
+        warn_unauthenticated(f"{bootstrap} (olympiad serve --kafka)")  # docs/security.md
         self.engine: Engine = make_engine(database_url(url))
         metadata.create_all(self.engine)  # the worker's tables, should the web app start first
         self.accept_timeout = accept_timeout
@@ -112,7 +114,7 @@ class KafkaBackend:
         self._names = {topics.name(s, prefix): s for s in (topics.TOURNAMENT_LOG, topics.STANDINGS, topics.DEAD_LETTERS)}
         tps = {s.base: [TopicPartition(n, p) for p in range(s.partitions)] for n, s in self._names.items()}
         self._consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False,
-                                       fetch_max_wait_ms=20, max_partition_fetch_bytes=8 * 1024 * 1024)
+                                       fetch_max_wait_ms=20, max_partition_fetch_bytes=8 * 1024 * 1024, **client_config())
         self._consumer.assign([tp for group in tps.values() for tp in group])
         self._consumer.seek_to_beginning(*tps[topics.TOURNAMENT_LOG.base])
         for tp, end in self._consumer.end_offsets(tps[topics.STANDINGS.base] + tps[topics.DEAD_LETTERS.base]).items():

@@ -12,6 +12,10 @@ Which PostgreSQL: ``DATABASE_URL`` if set, else testcontainers' PostgreSQL when 
 ``deploy/postgres.sh`` with its own cluster (``var/postgres-test-<port>``) on ``POSTGRES_PORT`` if set,
 else on a free port, stopped at the end.
 
+A second broker with authentication on (``kafka_authenticated``: SASL/SCRAM and topic ACLs,
+``KAFKA_AUTH=scram deploy/kafka.sh``) is always started by ``deploy/kafka.sh`` on free ports, for
+the tests of who may write (``docs/security.md``), and stopped at the end of the session.
+
 Every test gets its own topic prefix (``topic_prefix``), so tests never read each other's events,
 also on a shared cluster.
 """
@@ -100,6 +104,24 @@ def kafka_bootstrap() -> Iterator[str]:
     _run_deploy("kafka.sh", "start", env=env)
     try:
         yield f"127.0.0.1:{port}"
+    finally:
+        _run_deploy("kafka.sh", "stop", env=env)
+
+
+@pytest.fixture(scope="session")
+def kafka_authenticated() -> Iterator[tuple[str, Path]]:
+    """``(host:port, credentials folder)`` of a Kafka 4.x broker that authenticates its clients
+    (SASL/SCRAM-SHA-256) and allows only what a topic ACL allows: ``KAFKA_AUTH=scram deploy/kafka.sh``
+    with its own ``var/kafka-auth-test-<port>``, on a free pair of ports (never ``KAFKA_PORT``: the
+    plain broker may hold it). The folder holds one password file per principal."""
+    port = _free_ports("KAFKA_AUTH_PORT", 2)
+    home = ROOT / "var" / f"kafka-auth-test-{port}"
+    env = {"KAFKA_HOME": str(home), "KAFKA_PORT": str(port), "KAFKA_CONTROLLER_PORT": str(port + 1),
+           "KAFKA_AUTH": "scram", "KAFKA_CREDENTIALS": str(home / "credentials")}
+    _run_deploy("kafka.sh", "reset", env=env)
+    _run_deploy("kafka.sh", "start", env=env)
+    try:
+        yield f"127.0.0.1:{port}", home / "credentials"
     finally:
         _run_deploy("kafka.sh", "stop", env=env)
 

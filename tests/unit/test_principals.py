@@ -1,0 +1,64 @@
+"""Issue 25: on a broker with authentication a command's actor is its commands topic's principal
+(``processors.principals``), never the message's; the processors' judge applies it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from processors.app import Judge
+from processors.principals import actor_of, take_actor
+from processors.tournament import RuleViolation
+from schemas.commands import parse_command
+
+CREATE = {"command": "CreateTournament", "tournament_id": "cup", "actor": {"role": "chief", "id": "chief"},
+          "name": "Cup", "profile": "olympiad-2022", "command_id": "c1"}
+
+
+@pytest.mark.parametrize("principal, actor", [
+    ("chief", {"role": "chief", "id": "chief"}),
+    ("arbiter-ana", {"role": "arbiter", "id": "arbiter-ana"}),
+    ("terminal-12", {"role": "terminal", "id": "terminal-12", "table": 12}),
+    ("terminal-hall-b", {"role": "terminal", "id": "terminal-hall-b", "table": None}),
+    ("captain-UZB", {"role": "captain", "id": "captain-UZB", "team": "UZB"}),
+    ("processors", None), ("worker", None), ("web", None), ("terminal-", None), ("chief-2", None),
+])
+def test_a_principal_names_its_actor(principal: str, actor: dict | None) -> None:
+    assert actor_of(principal) == actor
+
+
+def test_the_message_actor_is_replaced_by_the_principals_or_refused() -> None:
+    command = parse_command(CREATE)
+    assert take_actor(command, "captain-UZB").actor.model_dump() == {"role": "captain", "id": "captain-UZB",
+                                                                     "table": None, "team": "UZB"}
+    assert take_actor(command, "web") is command  # a relay: the web app authenticated the actor with a token
+    with pytest.raises(RuleViolation) as refused:
+        take_actor(command, "worker")
+    assert str(refused.value) == ("actor: principal 'worker' issues no commands (CreateTournament refused) "
+                                  "[rule: the actor is the producer's authenticated principal]")
+    with pytest.raises(RuleViolation) as refused:
+        take_actor(command, None)
+    assert refused.value.field == "actor" and "came on a shared input topic" in str(refused.value)
+
+
+def test_the_judge_decides_as_the_topics_principal() -> None:
+    raw = json.dumps(CREATE).encode()
+    forged = Judge({}).judge(raw, b"cup", principal="terminal-3", authenticated=True)
+    assert not forged.accepted and forged.command_id == "c1"
+    assert forged.reason == ("actor: terminal 'terminal-3' may not CreateTournament: only the chief arbiter may "
+                             "[rule: the chief arbiter's command]")
+    shared = Judge({}).judge(raw, b"cup", principal=None, authenticated=True)
+    assert not shared.accepted and shared.field == "actor"
+    chief = Judge({}).judge(raw, b"cup", principal="chief", authenticated=True)
+    assert chief.accepted and [e.actor for e in chief.events] == ["chief"]
+    plaintext = Judge({}).judge(raw, b"cup")  # the development broker: the message's actor, as before
+    assert plaintext.accepted
+
+
+def test_an_event_on_a_commands_topic_is_refused() -> None:
+    event = {"type": "TournamentCreated", "schema_version": 1, "event_id": "cup/created", "tournament_id": "cup",
+             "name": "Cup", "profile": "olympiad-2022"}
+    verdict = Judge({}).judge(json.dumps(event).encode(), b"cup", principal="terminal-3", authenticated=True)
+    assert not verdict.accepted and verdict.field == "command"
+    assert verdict.reason == ("TournamentCreated without a \"command\" came on the commands topic of 'terminal-3', which "
+                              "carries commands only (an event there would bypass the role checks)")
