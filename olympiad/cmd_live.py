@@ -23,13 +23,10 @@ from typing import Any, Optional
 import typer
 
 from olympiad.cli import app
+from olympiad.broker_probe import BrokerUnavailable, require_broker
 from olympiad.output import console as _console, err as _err
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class BrokerUnavailable(RuntimeError):
-    """No Kafka broker could be used or started; the message says why and what to set."""
 
 
 class Broker:
@@ -65,28 +62,6 @@ class Broker:
     def __exit__(self, *exc: object) -> None:
         if self.started and not self.keep:
             subprocess.run(["bash", str(ROOT / "deploy" / "kafka.sh"), "stop"], check=False, capture_output=True)
-
-
-PROBE_S = 3.0  # seconds a broker has to accept a connection before a command gives up on it
-
-
-def require_broker(bootstrap: str | None = None) -> str:
-    """``bootstrap`` (default ``KAFKA_BOOTSTRAP_SERVERS``, else 127.0.0.1:9092) if one of its
-    brokers accepts a TCP connection within ``PROBE_S``; else raises ``BrokerUnavailable``, so
-    that a command fails in seconds instead of waiting out the Kafka client's own timeouts."""
-    import socket
-
-    from deploy.topics import bootstrap_servers
-
-    servers = bootstrap or bootstrap_servers()
-    for server in servers.split(","):
-        host, _, port = server.strip().rpartition(":")
-        try:
-            with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port or 9092)), timeout=PROBE_S):
-                return servers
-        except (OSError, ValueError):
-            continue
-    raise BrokerUnavailable(f"no broker answers at {servers} within {PROBE_S:g} s")
 
 
 def kafka_refusals(command):

@@ -75,7 +75,7 @@ def door(db: str | None, kafka: str | None) -> Any:
 
         key = ("kafka", f"{os.environ.get('KAFKA_SASL_USERNAME', '')}:{prefix()}@{kafka}")  # a door per principal
         if key not in _DOORS:
-            from olympiad.cmd_live import BrokerUnavailable, require_broker
+            from olympiad.broker_probe import BrokerUnavailable, require_broker
             from producers.doors import KafkaDoor
 
             try:

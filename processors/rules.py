@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from processors.tournament import RuleViolation
+from processors.violation import RuleViolation
 from schemas import event_ids
 
 if TYPE_CHECKING:

@@ -16,7 +16,9 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from processors.rules import check_event
 from processors.scoring import MatchOutcome, fold_match
+from processors.violation import RuleViolation
 from schemas.events import (
     AbsenceAnnounced,
     BoardResultCorrected,
@@ -35,20 +37,6 @@ from schemas.events import (
     TournamentCreated,
 )
 from schemas.profile import RuleProfile
-
-
-class RuleViolation(ValueError):
-    """An event or a command refused by a tournament rule.
-
-    ``field`` is the offending field, ``rule`` a short name of the rule broken; the message
-    says what was expected.
-    """
-
-    def __init__(self, message: str, *, field: str, rule: str):
-        super().__init__(f"{field}: {message} [rule: {rule}]")
-        self.field = field
-        self.rule = rule
-        self.event_id: str | None = None  # set by whoever knows which event broke the rule
 
 
 BoardKey = tuple[int, int, int]  # (round, table, board); board 0: a whole-match forfeit
@@ -120,8 +108,6 @@ class TournamentState:
         Returns False for a copy of an event already applied. Raises ``RuleViolation`` if the
         event breaks a rule; the state is then unchanged.
         """
-        from processors.rules import check_event
-
         prior = self.applied.get(event.event_id)
         if prior is not None and not same_fact(prior, event):
             check_event(self, event, actor)  # the event rule that refuses it, where one does (a second result)

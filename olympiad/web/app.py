@@ -35,6 +35,7 @@ from pydantic import ValidationError
 from processors.tournament import RuleViolation, TournamentState
 from projections.pairing.read_model import next_round_proposal
 from olympiad.web import pages, views
+from olympiad.web.api_errors import READ_ERRORS, REFUSALS, ApiError
 from olympiad.web.guards import Guards
 from olympiad.web.auth import Refused, TokenStore
 from olympiad.web.backend import Backend, StandingsUpdate, compact_rows
@@ -49,20 +50,6 @@ from schemas.events import FORFEIT_CODES, RESULT_CODES, EventSchemaError, Pairin
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
-
-REFUSALS = {s: {"model": Refusal} for s in (401, 403, 404, 422)}
-READ_ERRORS = {404: {"model": Refusal}}
-
-
-class ApiError(Exception):
-    """A refusal with its HTTP status and ``Refusal`` fields."""
-
-    def __init__(self, status: int, detail: str, field: str | None = None, rule: str | None = None,
-                 event_id: str | None = None):
-        super().__init__(detail)
-        self.status = status
-        self.body = Refusal(detail=detail, field=field, rule=rule, event_id=event_id)
-
 
 def request_refusal(errors: list[dict[str, Any]], method: str, path: str) -> Refusal:
     """The ``Refusal`` of a request body that does not fit its model (FastAPI's error list), in

@@ -31,7 +31,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from olympiad.web import views
-from olympiad.web.app import REFUSALS, ApiError
+from olympiad.web.api_errors import REFUSALS, ApiError
 from olympiad.web.auth import TokenStore
 from olympiad.web.backend import Backend
 from schemas.commands import COMMANDS, parse_command

@@ -15,7 +15,7 @@ names them.
 Without ``event.json`` the tournament id is the folder's name and there are no corrections and
 no arbiter-made tables: code never supplies facts of one data set (design.md, "Facts belong to
 data"). A shared data folder is read-only: where one lacks an ``event.json`` the project keeps its
-copy of the facts as ``olympiad/data/<folder name>.event.json`` (``producers.sources.facts_path``).
+copy of the facts as ``olympiad/data/<folder name>.event.json`` (``producers.shipped.facts_path``).
 """
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def read_event_facts(folder: Path, default_name: str | None = None) -> EventFact
     Raises ``ValueError`` naming the file and the field for an ``event.json`` that is not valid
     JSON or does not fit the shape above.
     """
-    from producers.sources import facts_path
+    from producers.shipped import facts_path
 
     path = facts_path(str(folder.resolve())) or folder / FILE_NAME
     return read_event_facts_file(path, default_id=folder.resolve().name, default_name=default_name)

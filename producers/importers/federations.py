@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from producers.importers.common import name_key
-from producers.sources import SHIPPED_DIR
+from producers.shipped import SHIPPED_DIR
 
 TABLE = SHIPPED_DIR / "fide-federations.json"
 

@@ -17,7 +17,6 @@ A profile with ``swiss_team`` set is checked by C.04.6 instead (``swiss_team.che
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from projections.history import History
@@ -28,21 +27,9 @@ from projections.pairing.entrants import build_entrants
 from projections.pairing.matching import NoLegalPairing, best_kept
 from projections.pairing.score_groups import DOWN, processing_order
 from projections.pairing.trace import Trace
+from projections.pairing.violations import Violation, paired_once
 from schemas.events import Table
 from schemas.profile import RuleProfile
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: ``rule`` (e.g. "R-P1 repeat opponent"), the ``teams`` concerned, ``text``."""
-
-    rule: str
-    teams: tuple[str, ...]
-    text: str
-
-    def render(self) -> str:
-        """``[rule] text``."""
-        return f"[{self.rule}] {self.text}"
 
 
 def check_pairing(
@@ -78,27 +65,6 @@ def check_pairing(
         out += _colours(entrants, place, tables)
     if not structural:
         out += _floats(entrants, pairs, place.get(bye) if bye else None, profile, cons, colours != "unknown")
-    return out
-
-
-def paired_once(tables: list[Table], bye: str | None, to_pair: set[str], order: list[str], rnd: int) -> list[Violation]:
-    """Every team of ``to_pair`` is paired exactly once (at a table or with the bye) and no other
-    team is; ``order`` lists ``to_pair`` in the order the violations are reported."""
-    out: list[Violation] = []
-    seen: dict[str, int] = {}
-    for t in tables:
-        for team in (t.home, t.away):
-            seen[team] = seen.get(team, 0) + 1
-    if bye is not None:
-        seen[bye] = seen.get(bye, 0) + 1
-    for team, n in sorted(seen.items()):
-        if team not in to_pair:
-            out.append(Violation("paired once", (team,), f"{team} is paired but is not to be paired in round {rnd} (absent, withdrawn or unknown)"))
-        elif n > 1:
-            out.append(Violation("paired once", (team,), f"{team} is paired {n} times"))
-    for team in order:
-        if team not in seen:
-            out.append(Violation("paired once", (team,), f"{team} is not paired"))
     return out
 
 

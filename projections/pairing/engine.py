@@ -8,7 +8,6 @@ colours (``colours``) and the publication order (``publication``); every decisio
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from projections.history import History
@@ -21,49 +20,10 @@ from projections.pairing.matching import NoLegalPairing
 from projections.pairing.publication import publication_key
 from projections.pairing.score_groups import DOWN, describe_order, processing_order
 from projections.pairing.swiss_team.engine import propose_swiss_team
-from projections.pairing.trace import Trace, TraceLine, explain
-from schemas.events import PairingProposed, Table
+from projections.pairing.proposed import Pairing
+from projections.pairing.trace import Trace
+from schemas.events import Table
 from schemas.profile import RuleProfile
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """A proposed pairing of ``round``: ``tables`` in publication order (``home`` has White on
-    board 1), the ``bye`` (team id or None), the ``absent`` teams it was made without, and the
-    trace (one ``TraceLine`` per decision)."""
-
-    round: int
-    profile: str
-    tables: tuple[Table, ...]
-    bye: str | None
-    absent: tuple[str, ...]
-    lines: tuple[TraceLine, ...]
-
-    @property
-    def trace(self) -> tuple[str, ...]:
-        """The rendered trace lines."""
-        return tuple(line.render() for line in self.lines)
-
-    def explain(self, team: str) -> list[str]:
-        """The trace lines about ``team``: its score group, float, opponent choice, colour, table."""
-        return explain(self.lines, team)
-
-    def pairs(self) -> set[frozenset[str]]:
-        """The pairs as unordered team-id pairs."""
-        return {frozenset((t.home, t.away)) for t in self.tables}
-
-    def to_event(self, tournament_id: str, event_id: str | None = None) -> PairingProposed:
-        """The ``PairingProposed`` event of this proposal."""
-        return PairingProposed(
-            event_id=event_id or f"{tournament_id}/r{self.round}/proposed",
-            tournament_id=tournament_id,
-            round=self.round,
-            tables=self.tables,
-            bye=self.bye,
-            absent=self.absent,
-            profile=self.profile,
-            trace=self.trace,
-        )
 
 
 def propose_pairing(history: History, profile: RuleProfile, rnd: int, absent: Iterable[str] = ()) -> Pairing:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from projections.history import History
-from projections.pairing.check import Violation, paired_once
+from projections.pairing.violations import Violation, paired_once
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.swiss_team.engine import colour_tables, plan_round
 from projections.pairing.swiss_team.teams import build_teams

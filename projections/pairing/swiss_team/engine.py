@@ -1,7 +1,7 @@
 """One round under C.04.6 (art. 3.3.2): the PAB, then bracket after bracket from the top
 scoregroup down, then the colours; the tables ordered by score.
 
-``propose_swiss_team(history, profile, round)`` -> ``projections.pairing.engine.Pairing``, the
+``propose_swiss_team(history, profile, round)`` -> ``projections.pairing.proposed.Pairing``, the
 same result the D.02 engine gives (``propose_pairing`` calls this one for a profile with
 ``swiss_team`` set). Same history and profile, same pairing and trace.
 """
@@ -15,6 +15,7 @@ from projections.pairing.swiss_team.brackets import choose_bracket, choose_pab, 
 from projections.pairing.swiss_team.colours import allocate
 from projections.pairing.swiss_team.criteria import pair_bracket
 from projections.pairing.swiss_team.teams import SwissTeam, build_teams
+from projections.pairing.proposed import Pairing
 from projections.pairing.trace import Trace
 from schemas.events import Table
 from schemas.profile import RuleProfile
@@ -97,10 +98,8 @@ def colour_tables(plan: RoundPlan, profile: RuleProfile, trace: Trace | None = N
     return tuple(tables)
 
 
-def propose_swiss_team(history: History, profile: RuleProfile, rnd: int, absent: Iterable[str] = ()):
+def propose_swiss_team(history: History, profile: RuleProfile, rnd: int, absent: Iterable[str] = ()) -> Pairing:
     """The ``Pairing`` of round ``rnd`` under the C.04.6 profile ``profile`` (see ``plan_round``)."""
-    from projections.pairing.engine import Pairing  # engine.py dispatches here: import at call time
-
     absent = tuple(sorted(set(absent)))
     trace = Trace()
     trace.add("C.04.6 art. 3.3.2", (), f"round {rnd}, profile {profile.name}: C.04.6 Swiss Team pairing, "
