@@ -180,13 +180,14 @@ class _Writer:
         for team in self.order:
             for name in self.members[team]:
                 self.srn[(team, name)] = len(self.srn) + 1
-        if len(self.srn) > 9999:
-            raise TrfLimitError(f"{len(self.srn)} players: record 001 columns 5-8 hold start numbers 1 to 9999",
-                                "TRF-2026 001 starting rank 1 to 9999")
+        # The team cap first: a team file over 999 teams is refused for its teams, whatever its players.
         over = [t for t in self.order if self.tpn[t] > 999]
         if over:
             raise TrfLimitError(f"{len(self.order)} teams: team {over[0]} has pairing number {self.tpn[over[0]]}, and record 310 "
                                 "columns 5-7 hold team pairing numbers 1 to 999", "TRF-2026 310 team pairing number 1 to 999")
+        if len(self.srn) > 9999:
+            raise TrfLimitError(f"{len(self.srn)} players: record 001 columns 5-8 hold start numbers 1 to 9999",
+                                "TRF-2026 001 starting rank 1 to 9999")
 
     def _text(self, value: str) -> str:
         """``value`` as the file's encoding holds it (what was respelled is kept for the warning)."""
