@@ -21,6 +21,8 @@ floats are relative: the checker reports them and the amendment's reason covers 
 
 OVERRIDDEN = "absolute rules overridden: "
 """How a ``RoundPaired`` note records the chief arbiter's reason for breaking an absolute rule."""
+ABSOLUTE_RULE = "an absolute pairing rule is broken only with a reason"
+"""The rule a pairing that breaks an absolute rule without such a reason is refused by."""
 
 
 def standings_digest(state: TournamentState, rnd: int) -> str:
@@ -48,7 +50,7 @@ def absolute_override(report: tuple[str, ...], reason: str | None, field: str) -
     broken = [line for line in report if line.startswith(ABSOLUTE)]
     if broken and not reason:
         raise RuleViolation(f"the pairing breaks {len(broken)} absolute rule(s): {broken[0]}", field=field,
-                            rule="an absolute pairing rule is broken only with a reason")
+                            rule=ABSOLUTE_RULE)
 
 
 def override_reason(note: str) -> str | None:

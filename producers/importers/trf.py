@@ -50,6 +50,7 @@ from processors.tournament import RuleViolation, TournamentState
 from producers.importers.common import team_id_for
 from producers.importers.trf_fields import FIELD_RULES, TrfError, TrfRecords, build, int_field, points_field, split_records
 from producers.importers.trf_profile import abnormal_points, agreed, profile_of
+from projections.event_rules import ABSOLUTE_RULE, OVERRIDDEN
 from projections.trf import records as rec
 from projections.trf.encoding import decode_trf
 from projections.trf.export import COMMENT, NO_PLAYER
@@ -144,14 +145,21 @@ def _judged(events: list[tuple[Any, int, str]]) -> list[Any]:
     """The events, each judged by ``check_event`` against the tournament before it (a rule broken:
     ``TrfError`` naming the line and record the event was read from)."""
     state = TournamentState()
+    judged = []
     for event, n, record in events:
         try:
             check_event(state, event)
         except RuleViolation as exc:
-            where = f"round {event.round}: " if hasattr(event, "round") else ""
-            raise TrfError(f"{where}{exc}", line=n, record=record, rule="") from None
+            if not (isinstance(event, RoundPaired) and exc.rule == ABSOLUTE_RULE):
+                where = f"round {event.round}: " if hasattr(event, "round") else ""
+                raise TrfError(f"{where}{exc}", line=n, record=record, rule="") from None
+            # A published pairing is the chief arbiter's decision, made and announced: the file is
+            # its record, so a rule it breaks is overridden with the file named as the reason.
+            reason = f"{OVERRIDDEN}as published in the imported TRF (line {n}, record {record})"
+            event = event.model_copy(update={"note": f"{event.note}; {reason}" if event.note else reason})
         state.apply(event)
-    return [e for e, _, _ in events]
+        judged.append(event)
+    return judged
 
 
 def read_teams(text: str, boards: int = 4, reserves: int = 1) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from projections.trf.export import COMMENT
 from schemas import limits
 from schemas.events import shown
 from schemas.points import to_points
+from schemas.titles import TITLE_RULE
 
 # Control characters (Unicode Cc): in a fixed-column record they shift or hide the fields after them.
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -26,7 +27,7 @@ SINGLE = ("012", "022", "032", "042", "052", "102", "122", "142", "152", "162", 
 # The product's rule of a value a field cannot hold, by field name (a pydantic location's last part).
 FIELD_RULES = {
     "name": f"names: 1 to {limits.MAX_NAME} characters, {limits.TEXT_RULE}",
-    "title": "FIDE titles GM IM FM CM WGM WIM WFM WCM (TRF g m f c wg wm wf wc)",
+    "title": TITLE_RULE,
     "rating": "ratings 0 to 3500", "fide_id": "FIDE ids: 1 to 10 digits",
     "federation": "federations: capital letters and digits, at most 10", "team_id": limits.TEAM_ID_RULE,
     "tournament_id": limits.TOURNAMENT_ID_RULE, "table": "table numbers 1 to 999", "round": "rounds 1 to 99",

@@ -86,12 +86,14 @@ def tournament_type_code(profile: RuleProfile) -> str:
 
 def state_through(events: Iterable[Any], through_round: int | None) -> TournamentState:
     """The tournament as it stood when round ``through_round`` ended: every event before the pairing
-    of round ``through_round + 1`` (as ``projections.replay`` cuts the log), or the whole log."""
+    of round ``through_round + 1`` (as ``projections.replay`` cuts the log), or the whole log.
+    The events were judged when they entered the log: an export replays them (``evolve``) and never
+    judges them again, so a rule tightened later cannot make an old log unexportable."""
     state = TournamentState()
     for event in events:
         if through_round is not None and event.type == "RoundPaired" and event.round > through_round:
             break
-        state.apply(event)
+        state.evolve(event)
     return state
 
 

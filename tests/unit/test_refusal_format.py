@@ -161,14 +161,14 @@ def test_the_event_store_and_the_log_loader_name_the_event_and_the_line(tmp_path
 
     with pytest.raises(events.EventSchemaError) as refused:
         events.parse_event(_bad_event())
-    assert _clean(str(refused.value)) == f"event team/A (TeamRegistered): players[2].title: {TITLE_LINE}"
+    assert _clean(str(refused.value)) == f"event test-open/team/A (TeamRegistered): players[2].title: {TITLE_LINE}"
     assert (refused.value.field, refused.value.rule) == ("players[2].title", limits.TITLE_RULE)
     log = tmp_path / "events.jsonl"
     good = [json.loads(canonical_json(e)) for e in four_team_round_one()[:1]]
     log.write_text("".join(json.dumps(b) + "\n" for b in good + [_bad_event()]))
     with pytest.raises(events.EventSchemaError) as refused:
         read_log(log)
-    assert _clean(str(refused.value)) == f"line 2: event team/A (TeamRegistered): players[2].title: {TITLE_LINE}"
+    assert _clean(str(refused.value)) == f"line 2: event test-open/team/A (TeamRegistered): players[2].title: {TITLE_LINE}"
 
 
 def test_the_http_api_refuses_a_command_and_a_request_body_with_the_products_line() -> None:
@@ -209,7 +209,7 @@ def test_the_kafka_judge_refuses_with_the_products_line() -> None:
     assert _clean(verdict.reason) == f"command ChangeRoster: players[2].title: {TITLE_LINE}"
     verdict = judge_message(judge, json.dumps({**json.loads(canonical_json(board(1, 1, 1, "1-0"))), "board": "2"}).encode(),
                             TID.encode())
-    assert _clean(verdict.reason) == (f"event r1/t1/b1 (BoardResultRecorded): board: '2' is text, not a whole "
+    assert _clean(verdict.reason) == (f"event test-open/r1/t1/b1 (BoardResultRecorded): board: '2' is text, not a whole "
                                       "number [rule: strict JSON types]")
 
 

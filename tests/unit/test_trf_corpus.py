@@ -143,7 +143,7 @@ BROKEN = [
     ("nul-in-name", edit("001", 2, 16, "\x00"), ("001", 2), r"record 001: column 16: U\+0000 is a control character"),
     ("rating-letters", edit("001", 0, 49, "24x3"), ("001", 0), r"record 001: columns 49-52 \(rating\) hold '24x3', not a number"),
     ("rating-4000", edit("001", 0, 49, "4000"), ("001", 0), r"record 001: columns 49-52 \(rating\): 4000 is not accepted \[rule: ratings 0 to 3500\]"),
-    ("title-unknown", edit("001", 0, 11, " zz"), ("001", 0), r"record 001: columns 11-13 \(title\): 'ZZ' is not accepted \[rule: FIDE titles"),
+    ("title-not-a-code", edit("001", 0, 11, " 1x"), ("001", 0), r"record 001: columns 11-13 \(title\): '1X' is not accepted \[rule: titles: a FIDE title code"),
     ("name-blank", edit("001", 0, 15, " " * 33), ("001", 0), r"record 001: columns 15-47 \(name\) are blank"),
     ("opponent-letters", edit("001", 0, 92, "00a6"), ("001", 0), r"record 001: round 1: columns 92-95 \(opponent\) hold '00a6', not a starting rank"),
     ("colour-x", edit("001", 0, 97, "x"), ("001", 0), r"record 001: round 1: column 97 \(colour\) holds 'x'; expected w, b or -"),

@@ -15,6 +15,7 @@ from projections.replay import replay
 from projections.trf import render_trf
 from projections.trf import records as rec
 from projections.trf.encoding import decode_trf
+from schemas import event_ids
 from schemas.events import Player, TeamRegistered, TournamentCreated
 from schemas.profile import OLYMPIAD_2022
 from tests import factories as F
@@ -25,9 +26,9 @@ def log() -> list:
     """Four teams; "Côte d’Ivoire" (U+2019), a player "Żółć, Łukasz", a venue with an en dash; round 1 played."""
     def team(code: str, n: int, name: str, first: str) -> TeamRegistered:
         players = tuple(Player(board_order=i, name=first if i == 1 else f"{code} player {i}", rating=2200 - 10 * i) for i in range(1, 6))
-        return TeamRegistered(event_id=f"team/{code}", tournament_id=F.TID, team_id=code, name=name, federation="ABC", players=players, pairing_number=n)
+        return TeamRegistered(event_id=event_ids.team(F.TID, code), tournament_id=F.TID, team_id=code, name=name, federation="ABC", players=players, pairing_number=n)
 
-    created = TournamentCreated(event_id="created", tournament_id=F.TID, name="Open – Tbilisi", profile=OLYMPIAD_2022, venue="Tbilisi – Sheraton")
+    created = TournamentCreated(event_id=event_ids.created(F.TID), tournament_id=F.TID, name="Open – Tbilisi", profile=OLYMPIAD_2022, venue="Tbilisi – Sheraton")
     return [created, team("CIV", 1, "Côte d’Ivoire", "Żółć, Łukasz"), team("GER", 2, "Deutschland", "Müller, Jörg"),
             team("C", 3, "Team C", "Player C"), team("D", 4, "Team D", "Player D"),
             F.paired(1, [("CIV", "GER"), ("C", "D")]), *F.match(1, 1, ("1-0", "1/2-1/2", "0-1", "1-0")), *F.match(1, 2, ("1/2-1/2",) * 4)]

@@ -18,6 +18,7 @@ from projections.replay import replay
 from projections.trf import TrfLimitError, export_trf, render_trf
 from projections.trf import records as rec
 from projections.trf.export import strength
+from schemas import event_ids
 from schemas.events import Player, TeamRegistered, TournamentCreated
 from schemas.profile import OLYMPIAD_2022
 from tests import factories as F
@@ -26,13 +27,13 @@ LONG = "Federation of the Southern Sea Islands, First Team"  # 50 characters; th
 
 
 def created() -> TournamentCreated:
-    return TournamentCreated(event_id="created", tournament_id=F.TID, name="Test Open", profile=OLYMPIAD_2022,
+    return TournamentCreated(event_id=event_ids.created(F.TID), tournament_id=F.TID, name="Test Open", profile=OLYMPIAD_2022,
                              starts=date(2026, 12, 1), ends=date(2026, 12, 9), venue="Tashkent, Humo Arena", chief_arbiter="Olga Arbiter")
 
 
 def registered(code: str, number: int, name: str = "", ratings=(2300, 2290, 2280, 2270, 2260), from_round: int | None = None) -> TeamRegistered:
     players = tuple(Player(board_order=i, name=f"{code} player {i}", rating=r) for i, r in enumerate(ratings, start=1))
-    return TeamRegistered(event_id=f"team/{code}", tournament_id=F.TID, team_id=code, name=name or f"Team {code}",
+    return TeamRegistered(event_id=event_ids.team(F.TID, code), tournament_id=F.TID, team_id=code, name=name or f"Team {code}",
                           federation="ABC", players=players, pairing_number=number, from_round=from_round)
 
 
@@ -135,7 +136,7 @@ def test_strength_is_the_average_rating_rounded_half_up():
 
 def thousand_teams() -> list:
     players = tuple(Player(board_order=i, name=f"Player {i}") for i in range(1, 5))
-    return [created()] + [TeamRegistered(event_id=f"team/T{n}", tournament_id=F.TID, team_id=f"T{n}", name=f"Team {n}", federation="ABC",
+    return [created()] + [TeamRegistered(event_id=event_ids.team(F.TID, f"T{n}"), tournament_id=F.TID, team_id=f"T{n}", name=f"Team {n}", federation="ABC",
                                          players=players, pairing_number=n) for n in range(1, 1001)]
 
 
