@@ -168,8 +168,10 @@ def run_flow(base: str, csv: Path, open_browser: Callable, shoot: Optional[Calla
     message(arb, "Closing round 1: recorded")
     WebDriverWait(arb, 5).until(lambda d: "closed" in d.find_element(By.ID, "closed").text)
     shoot(arb, "arbiter-5-closed")
-    # The close's last write is the round's signed checkpoint (issue 25): the update that carries it comes last.
-    WebDriverWait(board, 10).until(lambda d: d.execute_script(f"return window.lastUpdate.caused_by.includes('{TID}/r1/checkpoint')"))
+    # The close's last write is the round's signed checkpoint (issue 25); the scoreboard then shows
+    # the closed round's standings (pushed with the checkpoint, or as the snapshot of a new stream).
+    closed = call(f"{base}/api/tournaments/{TID}/standings/1")["digest"]
+    WebDriverWait(board, 10).until(lambda d: d.execute_script("return window.lastUpdate.digest") == closed)
     seen["board_digest"] = board.execute_script("return window.lastUpdate.digest")
     return seen
 
@@ -193,6 +195,8 @@ def test_a_club_event_from_the_arbiter_page(tmp_path, browsers):  # noqa: F811
     assert all(n.startswith("Player ") for n in names) and len(names) == 32
     assert "[field: players; rule: R-D1 nomination deadline]" in seen["roster_refused"]
     assert not seen["board_reloaded"]
+    audit = subprocess.run([sys.executable, "-m", "olympiad", "audit", db], capture_output=True, text=True, timeout=120)
+    assert audit.returncode == 0 and "1 signed checkpoint" in audit.stdout, audit.stdout + audit.stderr
     done = subprocess.run([sys.executable, "-m", "olympiad", "replay", db, "--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     replayed = json.loads(done.stdout)
