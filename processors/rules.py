@@ -7,13 +7,13 @@ rule is written once for both. Loading a log never calls it (``TournamentState.e
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from processors.violation import RuleViolation
 from schemas import event_ids
 
-if TYPE_CHECKING:
-    from processors.tournament import TournamentState
+# ``TournamentState`` in the annotations is ``processors.tournament.TournamentState``: named, not
+# imported, because the state calls these rules (an import back would be a cycle).
 
 
 ENGINE_RULES: dict[str, Callable[["TournamentState", Any], None]] = {}

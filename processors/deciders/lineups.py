@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from processors.deciders import identity
+import processors.deciders.identity as identity
 from processors.rules import team_known
 from processors.tournament import TournamentState
 from schemas import event_ids

@@ -12,7 +12,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from processors.deciders import identity
+import processors.deciders.identity as identity
 from processors.rules import board_key, note_rule, winner_at_table
 from processors.tournament import RuleViolation, TournamentState
 from schemas import event_ids

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from processors.deciders import identity
+import processors.deciders.identity as identity
 from processors.rules import missing_results, next_round
 from processors.tournament import RuleViolation, TournamentState
 from projections.event_rules import OVERRIDDEN, absolute_override, checker_report, standings_digest

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from processors.deciders import identity
+import processors.deciders.identity as identity
 from processors.tournament import RuleViolation, TournamentState
 from schemas import event_ids
 from schemas.events import TournamentCreated

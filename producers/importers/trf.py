@@ -41,7 +41,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import ValidationError
 
@@ -253,15 +253,24 @@ def _header(f: TrfRecords, meta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _key_number(line: str, cols: tuple[int, int], n: int, record: str, what: str, bounds: str,
+                seen: dict[int, Any], line_of: Callable[[Any], int], rule: str) -> int:
+    """The number in ``cols`` that keys a ``record`` (a starting rank, a team pairing number):
+    ``TrfError`` when it is blank or 0 (``bounds`` says what it may be) or already keys an entry of
+    ``seen``, read from line ``line_of(entry)`` (``rule``)."""
+    number = int_field(line, cols, n, what)
+    if not number:
+        raise TrfError(f"columns {cols[0]}-{cols[1]} ({what}) are blank or 0; {bounds}", line=n, record=record)
+    if number in seen:
+        raise TrfError(f"{what} {number} is given twice (also on line {line_of(seen[number])})", line=n, record=record, rule=rule)
+    return number
+
+
 def _players(f: TrfRecords, meta: dict[str, Any]) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for n, line in f.records.get("001", []):
-        srn = int_field(line, rec.PLAYER_SRN, n, "starting rank")
-        if not srn:
-            raise TrfError("columns 5-8 (starting rank) are blank or 0; a player's starting rank is 1 to 9999", line=n, record="001")
-        if srn in out:
-            raise TrfError(f"starting rank {srn} is given twice (also on line {out[srn]['line']})", line=n, record="001",
-                           rule="TRF-2026 001 one record per starting rank")
+        srn = _key_number(line, rec.PLAYER_SRN, n, "001", "starting rank", "a player's starting rank is 1 to 9999",
+                          out, lambda p: p["line"], "TRF-2026 001 one record per starting rank")
         games: dict[int, _Game] = {}
         r = 1
         while len(line) >= rec.round_columns(r)[0]:
@@ -302,12 +311,8 @@ def _teams(f: TrfRecords, players: dict[int, dict[str, Any]], meta: dict[str, An
     teams: dict[int, _Team] = {}
     if "310" in f.records:
         for n, line in f.records["310"]:
-            tpn = int_field(line, rec.TEAM_TPN, n, "team pairing number")
-            if not tpn:
-                raise TrfError("columns 5-7 (team pairing number) are blank or 0; a team pairing number is 1 to 999", line=n, record="310")
-            if tpn in teams:
-                raise TrfError(f"team pairing number {tpn} is given twice (also on line {teams[tpn].line})", line=n, record="310",
-                               rule="TRF-2026 310 one record per team")
+            tpn = _key_number(line, rec.TEAM_TPN, n, "310", "team pairing number", "a team pairing number is 1 to 999",
+                              teams, lambda t: t.line, "TRF-2026 310 one record per team")
             for cols, what in ((rec.TEAM_MP, "match points"), (rec.TEAM_GP, "game points")):
                 if rec.field(line, cols):
                     points_field(rec.field(line, cols), n, "310", f"columns {cols[0]}-{cols[1]} ({what})")

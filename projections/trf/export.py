@@ -45,7 +45,7 @@ from processors.tournament import TournamentState
 from projections.history import History, build_history
 from projections.standings import compute_standings
 from schemas.tiebreak_codes import c07_code
-from projections.trf import records as rec
+import projections.trf.records as rec
 from projections.trf.encoding import encoding_name, transliterate
 from schemas.profile import RuleProfile
 
