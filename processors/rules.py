@@ -440,6 +440,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "RecordForfeit": frozenset({"chief", "arbiter"}),
     "SubmitLineup": frozenset({"chief", "arbiter", "captain"}),
     "AnnounceAbsence": frozenset({"chief", "captain"}),
+    "ImportFacts": frozenset({"chief", "importer"}),
 }
 """Commands open to more than the chief arbiter, and the roles that may issue them."""
 

@@ -15,19 +15,25 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from schemas import limits
-from schemas.events import EventSchemaError, ForfeitReason, Player, ResultCode, Table, json_object, shown, validation_error
+from schemas.events import (
+    INPUT_EVENTS, EventSchemaError, ForfeitReason, Player, ResultCode, Table, json_object, parse_event, shown, validation_error,
+)
 from schemas.limits import (
     ActorId, Board, Federation, Name, Note, PairingNo, Reason, Round, TableNo, TeamId, Timestamp, TournamentId,
 )
 from schemas.profile import RuleProfile
 
-Role = Literal["chief", "arbiter", "terminal", "captain"]
+Role = Literal["chief", "arbiter", "terminal", "captain", "importer"]
 """Who asks: the chief arbiter (every command), an arbiter (results, forfeits, line-ups), a
 result-entry terminal (the board results of its table in the current round), a team captain
-(its team's line-up and absence)."""
+(its team's line-up and absence), an importer (the facts of a data set or a file, ``ImportFacts``)."""
+
+
+INPUT_TYPES = frozenset(cls.model_fields["type"].default for cls in INPUT_EVENTS)
+"""The event types an import may carry: a log's facts, not what the pipeline derives."""
 
 
 class Actor(BaseModel):
@@ -262,8 +268,43 @@ class SignCheckpoint(_Command):
     signature: Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]
 
 
+class ImportFacts(_Command):
+    """Record the facts of a data set or a file (a Samarkand or Chennai folder, a TRF-2026 file, a
+    log written elsewhere) as this tournament's events: the one way an importer's facts enter a log.
+
+    ``source`` names what was imported (it travels in the refusal and the audit trail: each fact
+    the import records carries the importing actor's id unless the source named one). ``facts``
+    are input events (``schemas.events.INPUT_EVENTS``), in log order, each parsed and upcast like
+    a log line (``parse_event``). The decider judges every fact with the event rules, the same
+    rules every command's events meet (``processors.deciders.imports``); all or none. A door whose
+    messages are bounded sends a large import as several (``import_batches``).
+    """
+
+    command: Literal["ImportFacts"] = "ImportFacts"
+    source: Annotated[str, Field(min_length=1, max_length=limits.MAX_REASON)]
+    facts: Annotated[tuple[Any, ...], Field(min_length=1)]
+
+    @field_validator("facts", mode="before")
+    @classmethod
+    def _parse_facts(cls, value: Any) -> Any:
+        if not isinstance(value, (list, tuple)):
+            return value  # the tuple type refuses it, naming the field
+        facts = []
+        for i, fact in enumerate(value):
+            if isinstance(fact, BaseModel):
+                fact = fact.model_dump(mode="json")
+            try:
+                event = parse_event(fact)
+            except EventSchemaError as exc:
+                raise ValueError(f"fact {i}: {exc.message} (field {exc.field}, rule: {exc.rule})") from None
+            if event.type not in INPUT_TYPES:
+                raise ValueError(f"fact {i}: {event.type} is derived by the pipeline, not a fact to import")
+            facts.append(event)
+        return tuple(facts)
+
+
 COMMANDS = (
-    CreateTournament, RegisterTeam, ImportTeams, ChangeRoster, SetStartingRanks, SubmitLineup, AnnounceAbsence,
+    CreateTournament, RegisterTeam, ImportTeams, ImportFacts, ChangeRoster, SetStartingRanks, SubmitLineup, AnnounceAbsence,
     WithdrawTeam, PairRound, AmendPairing, PublishRound, RecordResult, RecordResults, RecordForfeit, CorrectResult, CloseRound,
     SignCheckpoint,
 )
@@ -272,32 +313,36 @@ COMMAND_TYPES: dict[str, type[_Command]] = {cls.model_fields["command"].default:
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
 
 
-def import_batches(command: ImportTeams, max_bytes: int = limits.MAX_MESSAGE_BYTES) -> tuple[ImportTeams, ...]:
-    """``command`` as consecutive ``ImportTeams`` commands, each at most ``max_bytes`` of canonical
-    JSON (``schemas.canonical``), the teams in their order; the command itself when it fits.
+def import_batches(command: Any, max_bytes: int = limits.MAX_MESSAGE_BYTES) -> tuple[Any, ...]:
+    """``command`` (``ImportTeams`` or ``ImportFacts``) as consecutive commands of its kind, each at
+    most ``max_bytes`` of canonical JSON (``schemas.canonical``), the teams or facts in their
+    order; the command itself when it fits.
 
     Each part is decided on its own (all or none within it); a part has no ``command_id`` (the
-    door gives each its own). Raises ``ValueError`` if one team alone does not fit ``max_bytes``.
+    door gives each its own). Raises ``ValueError`` if one team or fact alone does not fit
+    ``max_bytes``.
     """
     from schemas.canonical import canonical_json
 
     whole = len(canonical_json(command).encode("utf-8"))
     if whole <= max_bytes:
         return (command,)
-    bare = command.model_copy(update={"teams": (), "command_id": None})
+    items = "teams" if command.command == "ImportTeams" else "facts"
+    bare = command.model_copy(update={items: (), "command_id": None})
     room = max_bytes - len(canonical_json(bare).encode("utf-8"))
-    parts: list[list[TeamEntry]] = [[]]
+    parts: list[list[Any]] = [[]]
     used = 0
-    for entry in command.teams:
+    for entry in getattr(command, items):
         size = len(canonical_json(entry).encode("utf-8")) + 1  # and its comma
         if size > room:
-            raise ValueError(f"team {entry.team_id!r} alone is {size} bytes of JSON; a message holds {max_bytes}")
+            what = f"team {entry.team_id!r}" if items == "teams" else f"fact {entry.event_id!r}"
+            raise ValueError(f"{what} alone is {size} bytes of JSON; a message holds {max_bytes}")
         if used + size > room:
             parts.append([])
             used = 0
         parts[-1].append(entry)
         used += size
-    return tuple(bare.model_copy(update={"teams": tuple(p)}) for p in parts)
+    return tuple(bare.model_copy(update={items: tuple(p)}) for p in parts)
 
 
 def parse_command(raw: dict[str, Any] | str | bytes) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from processors.deciders import lineups, results, rounds, teams, tournament
+from processors.deciders import imports, lineups, results, rounds, teams, tournament
 from processors.deciders.identity import same_fact
 from processors.deciders.roles import check_role
 from processors.rules import check_event, check_tournament
@@ -29,6 +29,7 @@ DECIDERS: dict[str, Callable[[TournamentState, Any], list[Any]]] = {
     "CreateTournament": tournament.create,
     "RegisterTeam": teams.register,
     "ImportTeams": teams.import_teams,
+    "ImportFacts": imports.import_facts,
     "ChangeRoster": teams.change_roster,
     "SetStartingRanks": teams.starting_ranks,
     "WithdrawTeam": teams.withdraw,
@@ -66,7 +67,7 @@ def handle(state: TournamentState, command: Any) -> Decision:
     Returns the ``Decision``. Raises ``RuleViolation`` (field, rule) for a refused command;
     ``state`` is then unchanged.
     """
-    if command.command != "CreateTournament":
+    if command.command not in ("CreateTournament", "ImportFacts"):  # an import may create it (its facts are judged)
         check_tournament(state, command.tournament_id, "command")
     check_role(state, command)
     proposed = DECIDERS[command.command](state, command)
