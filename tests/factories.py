@@ -71,3 +71,15 @@ def written_earlier(url: str, events):
 
     EventStore(url)._append_decided(list(events))  # noqa: SLF001 - an older release's rows, not a write of today's
     return EventStore(url)
+
+
+def judged(state, event) -> bool:
+    """``event`` imported into ``state`` as a one-fact ``ImportFacts`` (``processors.deciders.handle``:
+    the event rules judge it): True if recorded, False if already recorded (the same fact again).
+    Raises ``RuleViolation``; ``state`` is then unchanged."""
+    from processors.deciders import handle
+    from producers.sources import IMPORTER
+    from schemas.commands import ImportFacts
+
+    decision = handle(state, ImportFacts(tournament_id=event.tournament_id, actor=IMPORTER, source="test", facts=[event]))
+    return not decision.already_recorded

@@ -62,7 +62,7 @@ def events(profile: RuleProfile = PROFILE) -> list:
 def context(profile: RuleProfile = PROFILE) -> C07Context:
     state = TournamentState()
     for e in events(profile):
-        state.apply(e)
+        state.evolve(e)
     return C07Context(build_history(state, 4), profile)
 
 
