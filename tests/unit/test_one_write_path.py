@@ -338,3 +338,22 @@ def test_a_forfeit_won_by_a_team_not_at_the_table_is_refused_on_the_command_line
     result = CliRunner().invoke(cli, ["forfeit", TID, "1", "2", "--winner", "D", "--reason", "absence", "--db", db])
     assert result.exit_code == 0, result.output
     assert EventStore(db).state.board_codes(1, 2) == {1: "+/-", 2: "-/+", 3: "+/-", 4: "-/+"}  # D (home) wins every board
+
+
+def test_a_log_file_whose_chain_does_not_hold_it_is_refused_naming_the_file_and_line(tmp_path):
+    """A log file with its chain file is a log the product wrote (``olympiad export``): replayed,
+    not imported. A line changed or a line cut after it was written is refused, naming the file
+    and the line, ``[rule: the log's hash chain]``."""
+    log = tmp_path / "club.events.jsonl"
+    events = four_team_round_one()
+    write_log(log, events, with_chain=True)
+    replayed = CliRunner().invoke(cli, ["replay", str(log), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.strip() == standings_after(stored(events).state, 1).canonical
+    lines = log.read_text(encoding="utf-8").splitlines()
+    for edited, line in ((lines[:8] + [lines[8].replace('"1-0"', '"0-1"')] + lines[9:], 9), (lines[:-1], len(lines))):
+        log.write_text("\n".join(edited) + "\n", encoding="utf-8")
+        result = CliRunner().invoke(cli, ["replay", str(log)])
+        message = " ".join(result.output.split())
+        assert result.exit_code == 2, message
+        assert f"{log} line {line}:" in message and message.endswith("[rule: the log's hash chain]"), message
