@@ -89,7 +89,7 @@ def standings_run(events: list[Any], size: int) -> list[float]:
     times = []
     for batch in batches(events, size):
         for event in batch:
-            state.apply(event)
+            state.evolve(event)
         if not state.rounds:
             continue
         t0 = time.process_time()

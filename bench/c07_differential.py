@@ -158,7 +158,7 @@ def compare_event(name: str, events: list, profile: RuleProfile | None = None) -
     """Tally of every code for every team after every round of ``events``; returns it and gacrux's status."""
     state = TournamentState()
     for e in events:
-        state.apply(e)
+        state.evolve(e)
     ours_profile = c07_profile(profile or state.profile)
     status, tournament = gacrux_tournament(export_trf(events, header=TrfHeader(start_date="2026-09-01")))
     tally = Tally()
@@ -219,12 +219,12 @@ def simulated_events(seed: int) -> list:
 
 
 def real_events() -> list[tuple[str, list]]:
-    from producers.sources import load_source
+    from producers.sources import load_log, load_source
 
     out = [("samarkand-2026-open", load_source("samarkand-2026-open"))]
     chennai = SHARED_DATA / "olympiad-2022-chennai-open"
     if chennai.is_dir():
-        out.append(("chennai-2022-open", load_source(str(chennai))))
+        out.append(("chennai-2022-open", load_log(str(chennai))))
     return out
 
 

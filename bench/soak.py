@@ -36,8 +36,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from olympiad.cmd_live import LivePipeline
+from producers.doors import EmbeddedDoor
 from producers.publish import publish
-from producers.sources import load_source
+from producers.sources import Source, import_command, load_source
 from projections.store import EventStore, events_table, standings_documents
 from projections.worker import caught_up
 
@@ -96,7 +97,7 @@ def soak(events: list[Any], kills: int, *, bootstrap: str, database_url: str, sp
     rng = random.Random(seed)
     report = SoakReport()
     store = EventStore("sqlite://")
-    store.append(events)
+    EmbeddedDoor(store).decide(import_command(Source("soak", events, True)))
     result = store.project()
     last = max(result.rounds)
     report.expected_digest = result.rounds[last].digest

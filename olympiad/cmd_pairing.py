@@ -15,7 +15,8 @@ PROFILE_NAMES = "olympiad-2008, olympiad-2022, swiss-team-2026, swiss-team-2026-
 
 def _state_before(events: list[Any], rnd: int, *, include_pairing: bool) -> tuple[Any, Any]:
     """The state when round ``rnd`` was to be paired (events before its ``RoundPaired``; with
-    ``include_pairing`` that event too), and the published ``RoundPaired`` of ``rnd`` if any."""
+    ``include_pairing`` that event too), and the published ``RoundPaired`` of ``rnd`` if any.
+    ``events`` are a decided log (``load_or_refuse``): replayed with ``evolve``, not judged again."""
     from processors.tournament import RuleViolation, TournamentState
 
     state = TournamentState()
@@ -28,8 +29,8 @@ def _state_before(events: list[Any], rnd: int, *, include_pairing: bool) -> tupl
         elif published is not None:
             break
         try:
-            state.apply(event)
-        except RuleViolation as exc:
+            state.evolve(event)
+        except RuleViolation as exc:  # an id used for two different events
             exc.event_id = event.event_id
             refuse(exc)
     return state, published

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from olympiad.cli import app
-from olympiad.output import console, load_or_refuse, refuse
+from olympiad.output import console, load_or_refuse, read_or_refuse, refuse
 
 __all__ = ["load_or_refuse", "refuse"]  # what other command modules take from here
 
@@ -18,8 +18,8 @@ def replay(
     source: str = typer.Argument(..., metavar="SOURCE", help="a shipped log name (samarkand-2026-open), a data folder or an event log"),
     through_round: Optional[int] = typer.Option(None, "--through-round", "-r", min=1, help="standings after this round"),
     as_json: bool = typer.Option(False, "--json", help="print the canonical standings JSON instead of the table"),
-    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL of an event store to append the events to "
-                                     "and project from (default: none, the events are folded in memory)"),
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL of an event store to import the events into "
+                                     "(one ImportFacts command, judged there) and project from (default: none, the events are folded in memory)"),
 ) -> None:
     """Replay SOURCE and print the standings (chess-results layout) and their SHA-256 digest."""
     import gc
@@ -31,12 +31,12 @@ def replay(
     from processors.tournament import RuleViolation
     from projections.replay import standings_at
 
-    events = load_or_refuse(source)
     try:
         if db is None:
+            events = load_or_refuse(source)
             state, standings = standings_at(events, through_round)
         else:
-            state, standings = _through_store(events, through_round, db)
+            events, state, standings = _through_store(read_or_refuse(source), through_round, db)
     except (RuleViolation, ValueError) as exc:
         refuse(exc)
     if as_json:
@@ -49,27 +49,31 @@ def replay(
     sys.stdout.write(f"profile {state.profile.name}; {len(events)} events; standings sha256 {standings.digest}\n")
 
 
-def _through_store(events: list, through_round: int | None, db: str):
-    """``(state, standings)`` after appending ``events`` to the event store at ``db`` and
-    projecting its read models; raises ``RuleViolation``, and ``ValueError`` for a database
-    that cannot be used or a round never paired."""
+def _through_store(source: Any, through_round: int | None, db: str):
+    """``(events, state, standings)`` after importing ``source`` (a ``producers.sources.Source``)
+    into the event store at ``db`` (one ``ImportFacts`` command by the importer, decided there:
+    its facts meet the event rules once, all or none) and projecting its read models; raises
+    ``RuleViolation``, and ``ValueError`` for a database that cannot be used or a round never paired."""
     from sqlalchemy.exc import SQLAlchemyError
 
+    from producers.doors import EmbeddedDoor
+    from producers.sources import import_command
     from projections.replay import standings_at
     from projections.store import EventStore, database_url
 
     try:
         store = EventStore(database_url(db))
-        store.append(events)
+        EmbeddedDoor(store).decide(import_command(source))
         result = store.project()
     except SQLAlchemyError as exc:
         from schemas.refusals import exception_text
 
         raise ValueError(f"--db {db}: {exception_text(exc)}") from None
+    events = store.events()
     rnd = through_round or max(result.rounds, default=0)
     if rnd in result.rounds:
-        return result.state, result.rounds[rnd]
-    return standings_at(store.events(), rnd)
+        return events, result.state, result.rounds[rnd]
+    return (events, *standings_at(events, rnd))
 
 
 @app.command()

@@ -214,19 +214,24 @@ def _engine_or_refuse(make: Any, db: str | None) -> Any:
 
 
 def embedded_backend(db: str | None, events: list[Any] | None, source: str | None):
-    """The embedded backend on the event store at ``db``, ``events`` appended first; and its engine."""
+    """The embedded backend on the event store at ``db``, ``events`` imported first (one
+    ``ImportFacts`` command by the importer, decided on the store: facts already stored are
+    already recorded, the others judged by the event rules); and its engine."""
     from processors.tournament import RuleViolation
+    from producers.doors import EmbeddedDoor
+    from producers.sources import IMPORTER, Source, import_command
     from projections.store import EventStore
     from olympiad.web.embedded import EmbeddedBackend, store_engine
 
     engine = _engine_or_refuse(lambda: store_engine(db), db)
     store = _engine_or_refuse(lambda: EventStore(engine=engine), db)
-    if events is not None:
+    if events:
+        command = import_command(Source(source or "events", events, True), IMPORTER)
         try:
-            result = _engine_or_refuse(lambda: store.append(events), db)
+            decision = _engine_or_refuse(lambda: EmbeddedDoor(store).decide(command), db)
         except RuleViolation as exc:
             refuse(exc)
-        console().print(f"loaded {result.appended} events from {source} ({result.duplicates} already stored)")
+        console().print(f"loaded {len(decision.events)} events from {source} ({len(decision.recorded)} already stored)")
     return EmbeddedBackend(store), engine
 
 

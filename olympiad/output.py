@@ -50,19 +50,33 @@ def refusal_text(exc: Exception) -> str:
     return where + str(exc)
 
 
-def load_or_refuse(source: str) -> list:
-    """Events of ``source``; a missing source or a bad log is refused with exit status 2. Titles
-    that are not FIDE codes are kept and named in a note on stderr (``title_note``)."""
+def read_or_refuse(source: str) -> Any:
+    """What ``source`` holds, as read (``producers.sources.read_source``: a ``Source``, decided or
+    an import); a missing source, a bad log or a broken hash chain is refused with exit status 2.
+    Titles that are not FIDE codes are kept and named in a note on stderr (``title_note``)."""
     from producers.importers.common import registered_titles, title_note
-    from producers.sources import load_source
+    from producers.sources import read_source
     from schemas.events import EventSchemaError
 
     try:
-        events = load_source(source)
+        read = read_source(source)
     except (FileNotFoundError, EventSchemaError, ValueError) as exc:
         refuse(exc)
-    note_titles(title_note(registered_titles(events)))
-    return events
+    note_titles(title_note(registered_titles(read.events)))
+    return read
+
+
+def load_or_refuse(source: str) -> list:
+    """``source`` as a decided log (``producers.sources.as_log``: a log the product wrote as it
+    is, an import's facts judged once through ``ImportFacts``); refused with exit status 2 as
+    ``read_or_refuse``, and for a fact an event rule refuses (the fact, field and rule named)."""
+    from producers.sources import as_log
+
+    read = read_or_refuse(source)
+    try:
+        return as_log(read)
+    except ValueError as exc:  # a RuleViolation, or a source with no event
+        refuse(exc)
 
 
 def note_titles(note: str | None) -> None:

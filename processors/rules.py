@@ -286,6 +286,8 @@ def board_key(state: "TournamentState", e: Any) -> tuple[int, int, int]:
 
 def _board_result(state: "TournamentState", e: Any) -> None:
     key = board_key(state, e)
+    if e.forfeit is not None:
+        note_rule(e.forfeit, e.note, "note")
     if key in state.results:
         prior_id, prior = state.results[key]
         if prior != e.result:

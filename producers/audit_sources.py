@@ -4,7 +4,7 @@
 
 - an event log file (``.jsonl``, ``.jsonl.gz``): its lines as stored; nothing published but
   what the log itself holds (closed rounds' digests, checkpoints);
-- a data folder or a shipped log name: the importer's events;
+- a data folder or a shipped log name: the importer's events, imported (``producers.sources.load_log``);
 - an event store's database (a SQLAlchemy URL: the embedded store's, or the Kafka projection
   worker's, SQLite or PostgreSQL): the ``events`` rows with their chain hashes, and the read
   models: ``standings_documents``, ``matches`` (the pairings), ``proposed_pairings``;
@@ -37,10 +37,10 @@ def audit_source(source: str, tournament_id: str | None = None) -> tuple[str, li
     path = Path(source)
     if path.is_file() and not path.suffix == ".trf":
         return _file(path, tournament_id)
-    from producers.sources import load_source
+    from producers.sources import load_log
     from schemas.canonical import canonical_json
 
-    events = load_source(source)
+    events = load_log(source)  # a data folder's facts imported (judged once); a shipped log as it is
     tid = tournament_id or events[0].tournament_id
     return tid, [LogRecord(canonical_json(e), None, f"event {i}") for i, e in enumerate(events, 1)
                  if e.tournament_id == tid], Published()

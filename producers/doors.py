@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from pydantic import ValidationError
 
-from processors.deciders import handle
+from processors.deciders import Decision, handle
 from processors.tournament import RuleViolation
 from schemas import refusals
 
@@ -90,21 +90,34 @@ def in_parts(submit_one: Callable[[Any], Outcome], command: Any) -> Outcome:
 
 
 class EmbeddedDoor:
-    """Commands decided in this process against ``store`` (a ``projections.store.EventStore``)."""
+    """Commands decided in this process against ``store`` (a ``projections.store.EventStore``): the
+    store's one writer (issue 25: one way in). ``decide`` raises a refusal, ``submit`` returns it
+    as an ``Outcome``; both store what ``processors.deciders.handle`` yielded, in one transaction.
+    An importer's facts go through here as ``ImportFacts`` (``import_facts``)."""
 
     def __init__(self, store: Any):
         self.store = store
 
+    def decide(self, command: Any) -> Decision:
+        """Decide ``command`` on the store's state and store the events it yields in one
+        transaction; returns the ``Decision`` (``already_recorded`` for an identical retry).
+
+        Raises ``RuleViolation`` (field, rule; for ``ImportFacts`` the refused fact's ``event_id``)
+        and ``pydantic.ValidationError`` for an event the decider built that does not fit its
+        schema; the store is then unchanged."""
+        decision = handle(self.store.state, command)
+        self.store._append_decided(decision.events)  # noqa: SLF001 - the store's one writer
+        return decision
+
     def submit(self, command: Any) -> Outcome:
         """Decide ``command``; store its events in one transaction. Never raises for a refusal."""
         try:
-            decision = handle(self.store.state, command)
+            decision = self.decide(command)
         except RuleViolation as exc:
             return Outcome(False, field=exc.field, rule=exc.rule, reason=str(exc))
         except ValidationError as exc:  # an event the decider built does not fit its schema: the product's words
             p = refusals.problem(exc, schema=f"schema {exc.title}")
             return Outcome(False, field=p.field, rule=p.rule, reason=refusals.refusal_line(f"command {command.command}", p))
-        self.store.append_decided(decision.events)
         return Outcome(True, tuple(e.event_id for e in (decision.events or decision.recorded)),
                        already_recorded=decision.already_recorded)
 

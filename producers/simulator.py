@@ -12,6 +12,11 @@ of board forfeits, whole-match forfeits, absences (a team not paired that round)
 ``draw_spec(seed, profile)`` draws all of these (and the team and round counts) from the seed.
 The helpers ``new_tournament`` (player ratings kept within 1000-2900), ``publish``, ``record_match`` build hand-written tournaments
 (tests, examples) from the same events.
+
+A generator, not a door: it builds its events itself, from the engine's legal pairings and
+results at tables it paired, and evolves its state with them (``TournamentState.evolve``); it
+judges nothing. Its log enters a store like any other: as an ``ImportFacts`` command, where the
+event rules judge it once.
 """
 from __future__ import annotations
 
@@ -98,7 +103,7 @@ def new_tournament(
     """A tournament of teams ``T1``, ``T2`` ... whose five players are rated around each rating.
 
     ``numbered``: register with pairing numbers 1..N in the given order (an official start list);
-    otherwise R-I1 seeding numbers them. Returns the state and the events applied.
+    otherwise R-I1 seeding numbers them. Returns the state and the events it evolved.
     """
     profile = named(profile)
     events: list[Any] = [TournamentCreated(event_id=event_ids.created(tournament_id), tournament_id=tournament_id, name=tournament_id, profile=profile)]
@@ -108,16 +113,16 @@ def new_tournament(
                                      federation=f"F{i:03d}", players=players, pairing_number=i if numbered else None))
     state = TournamentState()
     for e in events:
-        state.apply(e)
+        state.evolve(e)
     return state, events
 
 
 def publish(state: TournamentState, pairing: Pairing, absent: Iterable[str] = ()) -> RoundPaired:
-    """Publish ``pairing`` as the round's ``RoundPaired`` (unchanged) and apply it to ``state``."""
+    """Publish ``pairing`` as the round's ``RoundPaired`` (unchanged) and evolve ``state`` with it."""
     event = RoundPaired(event_id=event_ids.pairing(state.tournament_id, pairing.round), tournament_id=state.tournament_id or "",
                         round=pairing.round, tables=pairing.tables, bye=pairing.bye, absent=tuple(sorted(set(absent) | set(pairing.absent))),
                         note=f"engine pairing, profile {pairing.profile}")
-    state.apply(event)
+    state.evolve(event)
     return event
 
 
@@ -145,13 +150,13 @@ def board_codes(home_gp: Decimal | float | str, boards: int = 4) -> list[str]:
 
 
 def record_match(state: TournamentState, rnd: int, table: int, home_gp: Decimal | float | str) -> list[BoardResultRecorded]:
-    """Record the match at ``table`` of round ``rnd`` as ``home_gp`` to the home team; applies and
-    returns the board events."""
+    """Record the match at ``table`` of round ``rnd`` as ``home_gp`` to the home team; evolves
+    ``state`` with the board events and returns them."""
     out = []
     for board, code in enumerate(board_codes(home_gp, state.profile.boards), start=1):
         e = BoardResultRecorded(event_id=event_ids.board(state.tournament_id, rnd, table, board), tournament_id=state.tournament_id or "",
                                 round=rnd, table=table, board=board, result=code)
-        state.apply(e)
+        state.evolve(e)
         out.append(e)
     return out
 
@@ -171,7 +176,7 @@ def simulate(spec: SimulationSpec) -> Simulation:
         for team in sorted(t for t, r in leaving.items() if r == rnd):
             e = TeamWithdrawn(event_id=event_ids.withdrawn(spec.tournament_id, team), tournament_id=spec.tournament_id, team_id=team,
                               from_round=rnd, reason="simulated withdrawal")
-            state.apply(e)
+            state.evolve(e)
             events.append(e)
         active = [t for t in sorted(state.teams) if t not in state.withdrawn]
         absent = [t for t in active if rng.random() < spec.absence_rate]
@@ -192,7 +197,7 @@ def _play(state: TournamentState, spec: SimulationSpec, rng: random.Random, rnd:
         winner = home_id if rng.random() < 0.5 else state.tables[(rnd, table)].away
         e = MatchForfeited(event_id=event_ids.match_forfeit(tid, rnd, table), tournament_id=tid, round=rnd, table=table, winner=winner,
                            forfeit="absence", note="simulated: a team did not arrive")
-        state.apply(e)
+        state.evolve(e)
         return [e]
     out = []
     for board in range(1, state.profile.boards + 1):
@@ -205,6 +210,6 @@ def _play(state: TournamentState, spec: SimulationSpec, rng: random.Random, rnd:
             x = rng.random()
             code = "1-0" if x < expected - p_draw / 2 else ("1/2-1/2" if x < expected + p_draw / 2 else "0-1")
         e = BoardResultRecorded(event_id=event_ids.board(tid, rnd, table, board), tournament_id=tid, round=rnd, table=table, board=board, result=code)
-        state.apply(e)
+        state.evolve(e)
         out.append(e)
     return out

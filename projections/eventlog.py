@@ -76,6 +76,42 @@ def read_chain(path: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
+CHAIN_RULE = "the log's hash chain"
+"""The rule a log file whose chain file does not hold its lines is refused by."""
+
+
+def read_chained_log(path: Path) -> list[Any]:
+    """The events of the log ``path`` (``read_log``) after checking them against the chain file
+    beside it (``chain_path``, written with the log by ``write_log(..., with_chain=True)``): line by
+    line, the event's id, the hash before it and the hash through its text (``schemas.chain``, per
+    tournament) must be the chain file's line. Such a log was written by the product from a
+    decided log: a loader replays it (``TournamentState.evolve``), it is not judged again.
+
+    Raises ``EventSchemaError`` (field ``(line)``, rule ``the log's hash chain``) naming the file
+    and the first line that the chain does not hold (changed, deleted, moved or added), and what
+    ``read_log`` and ``read_chain`` raise.
+    """
+    events = read_log(path)
+    chain = chain_path(path)
+    links = [line.split("\t") for line in chain.read_text(encoding="utf-8").splitlines()]
+    heads: dict[str, str] = {}
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as fh:
+        lines = [(n, raw.rstrip(b"\r\n").decode("utf-8")) for n, raw in enumerate(fh, start=1) if raw.strip()]
+    for k, ((n, body), event) in enumerate(zip(lines, events)):
+        prev = heads.get(event.tournament_id) or chain_start(event.tournament_id)
+        heads[event.tournament_id] = head = chain_next(prev, body)
+        if k >= len(links) or links[k] != [event.event_id, prev, head]:
+            raise EventSchemaError(f"{path} line {n}: event {event.event_id} is not the one {chain.name} line {k + 1} "
+                                   "chains there (changed, moved or added after the log was written)",
+                                   field="(line)", rule=CHAIN_RULE)
+    if len(links) > len(events):
+        raise EventSchemaError(f"{path} line {lines[-1][0] + 1 if lines else 1}: the log ends before {chain.name} does "
+                               f"({len(links)} events chained, {len(events)} in the log: deleted or cut short)",
+                               field="(line)", rule=CHAIN_RULE)
+    return events
+
+
 def read_log(path: Path) -> list[Any]:
     """Parse every event of the log at ``path``, in order.
 

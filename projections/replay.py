@@ -75,8 +75,9 @@ def replay(events: Iterable[Any], through_round: int | None = None,
     is applied (it must not change the state): the auditor reproduces each round's pairing
     proposal on the log as it stood before the round was paired, in the same pass.
 
-    The events were decided when they were accepted: they evolve the state, unchecked (judge
-    events from outside with ``EventStore.append``). Raises ``RuleViolation`` (its ``event_id``
+    The events were decided when they were accepted: they evolve the state, unchecked (events
+    from outside enter a log as an ``ImportFacts`` command first, ``producers.sources.load_log``).
+    Raises ``RuleViolation`` (its ``event_id``
     set) only for an event id used twice for different events, and ``ValueError`` if
     ``through_round`` was never paired.
     """
@@ -114,8 +115,9 @@ def standings_at(events: Iterable[Any], rnd: int | None = None) -> tuple[Tournam
     paired round) as ``replay`` gives them, computing no other round's standings: what
     ``olympiad replay`` prints, in a tenth of the time of a whole ``replay``.
 
-    Every event is validated. Raises ``RuleViolation`` (``event_id`` set) as ``replay``, and
-    ``ValueError`` if the log pairs no round or round ``rnd`` was never paired.
+    The events were decided: they evolve the state, unchecked, as in ``replay``. Raises
+    ``RuleViolation`` (``event_id`` set) as ``replay``, and ``ValueError`` if the log pairs no
+    round or round ``rnd`` was never paired.
     """
     state = TournamentState()
     at: RoundStandings | None = None
@@ -123,7 +125,7 @@ def standings_at(events: Iterable[Any], rnd: int | None = None) -> tuple[Tournam
         if rnd is not None and at is None and event.type == "RoundPaired" and event.round == rnd + 1:
             at = standings_after(state, rnd)  # as they stood when the next round was paired
         try:
-            state.apply(event)
+            state.evolve(event)
         except RuleViolation as exc:
             exc.event_id = event.event_id
             raise

@@ -3,14 +3,13 @@
 ``events`` is append-only: a global sequence number, a unique event id (a second copy of the
 same event is a no-op), the canonical JSON body. Read models: ``teams``, ``matches`` and
 ``standings`` per round (one row per team, plus the canonical document and digest in
-``standings_documents``). ``append`` validates a whole batch against the tournament rules before
-writing anything, and writes it in one transaction: a refused batch leaves nothing behind.
+``standings_documents``). A write is a decided command (``producers.doors.EmbeddedDoor``): its
+events are written in one transaction, and a refused command leaves nothing behind.
 """
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Iterable
@@ -119,14 +118,6 @@ proposed_pairings = Table(
 )
 
 
-@dataclass(frozen=True)
-class AppendResult:
-    """How many events of a batch were new and how many were already in the store."""
-
-    appended: int
-    duplicates: int
-
-
 def database_url(url: str | None = None) -> str:
     """The read-model database: ``url``, else ``$DATABASE_URL``, else in-memory SQLite, with the
     driver ``with_driver`` gives it."""
@@ -208,10 +199,15 @@ def add_chain_column(engine: Engine) -> None:
 class EventStore:
     """Append-only event store of one tournament plus its read models, in one SQL database.
 
-    ``append`` is the door for events from outside (an importer's, a data set's: judged by
-    ``processors.rules``); ``append_decided`` stores what a command's decider yielded
-    (``producers.doors.EmbeddedDoor``).
-    Opening a store evolves the state from the stored events without re-checking them.
+    One way in (issue 25): a command, decided. The store's only writer is
+    ``producers.doors.EmbeddedDoor`` (``decide(command)`` raising ``RuleViolation``, ``submit(command)``
+    returning an ``Outcome``): it runs ``processors.deciders.handle`` on ``state`` and stores the
+    events the decider yielded with ``_append_decided``, in one transaction. An importer's facts (a
+    data set, a TRF file, a log written elsewhere) enter as an ``ImportFacts`` command, judged by
+    the event rules once. No public method appends raw events (the deciders sit above this
+    module in the layers, so the door, not the store, calls them).
+    Opening a store evolves the state from the stored events without re-checking them (decided
+    once, evolved always).
     """
 
     def __init__(self, url: str | None = None, engine: Engine | None = None):
@@ -257,44 +253,16 @@ class EventStore:
             rows = conn.execute(select(events_table.c.body).order_by(events_table.c.seq)).all()
         return [parse_event(r.body) for r in rows]
 
-    def append_decided(self, events: Iterable[Any]) -> None:
-        """Store ``events`` that a decider yielded and that already evolved ``state``
-        (``processors.deciders.handle`` ran on ``self.state``), in one transaction. If the write
-        fails the state is reloaded from the database, and the error is raised."""
+    def _append_decided(self, events: Iterable[Any]) -> None:
+        """Store ``events`` that ``processors.deciders.handle`` yielded on ``self.state`` (they have
+        evolved it already), in one transaction. Only ``producers.doors.EmbeddedDoor`` calls it,
+        right after deciding: the store's one way in. If the write fails the state is reloaded from
+        the database, and the error is raised."""
         try:
             self._write(events)
         except BaseException:
             self._state = self._load_state()  # the state moved on, the database did not
             raise
-
-    def append(self, events: Iterable[Any], actor: Any = None) -> AppendResult:
-        """Judge ``events`` (``TournamentState.apply``: the event rules) against the stored history
-        and append the new ones atomically. ``actor`` (a ``schemas.commands.Actor``): who sent
-        them, when the caller knows it (their role rule is then checked; None: an importer's facts).
-
-        Events whose id is already stored are skipped (idempotent). Raises ``RuleViolation``
-        (``event_id`` set) for the first event that breaks a rule; nothing of the batch is then
-        written and the store is unchanged.
-        """
-        fresh = []
-        duplicates = 0
-        for event in events:
-            try:
-                if self._state.apply(event, actor):
-                    fresh.append(event)
-                else:
-                    duplicates += 1
-            except RuleViolation as exc:
-                exc.event_id = event.event_id
-                if fresh:  # apply() refuses atomically, so only earlier events of the batch need undoing
-                    self._state = self._load_state()
-                raise
-        try:
-            self._write(fresh)
-        except BaseException:
-            self._state = self._load_state()
-            raise
-        return AppendResult(len(fresh), duplicates)
 
     @property
     def chain_head(self) -> str | None:

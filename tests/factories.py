@@ -42,3 +42,44 @@ def four_team_round_one() -> list:
         *match(1, 1, ("1-0", "0-1", "1-0", "1-0")),  # home A is Black on boards 2 and 4: A 3, C 1
         *match(1, 2, ("1/2-1/2", "1/2-1/2", "1-0", "1-0")),
     ]
+
+
+def imported(store, events, actor=None):
+    """Import ``events`` into ``store`` (a ``projections.store.EventStore``) the one way facts enter
+    a log: an ``ImportFacts`` command by ``actor`` (default the importer), decided on the store
+    (``producers.doors.EmbeddedDoor.decide``). Returns the ``Decision``; raises ``RuleViolation``."""
+    from producers.doors import EmbeddedDoor
+    from producers.sources import IMPORTER, Source, import_command
+
+    return EmbeddedDoor(store).decide(import_command(Source("fixture", list(events), False), actor or IMPORTER))
+
+
+def stored(events, url: str = "sqlite://"):
+    """A fresh ``EventStore`` at ``url`` holding ``events`` (``imported``)."""
+    from projections.store import EventStore
+
+    store = EventStore(url)
+    imported(store, events)
+    return store
+
+
+def written_earlier(url: str, events):
+    """The ``EventStore`` at ``url`` holding ``events`` as a release with other rules decided and
+    wrote them: the rows written as they stand (no door: today's rules may refuse some of them),
+    then the store opened again (opening evolves, it judges nothing)."""
+    from projections.store import EventStore
+
+    EventStore(url)._append_decided(list(events))  # noqa: SLF001 - an older release's rows, not a write of today's
+    return EventStore(url)
+
+
+def judged(state, event) -> bool:
+    """``event`` imported into ``state`` as a one-fact ``ImportFacts`` (``processors.deciders.handle``:
+    the event rules judge it): True if recorded, False if already recorded (the same fact again).
+    Raises ``RuleViolation``; ``state`` is then unchanged."""
+    from processors.deciders import handle
+    from producers.sources import IMPORTER
+    from schemas.commands import ImportFacts
+
+    decision = handle(state, ImportFacts(tournament_id=event.tournament_id, actor=IMPORTER, source="test", facts=[event]))
+    return not decision.already_recorded

@@ -7,14 +7,15 @@ from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore
 from olympiad.web.embedded import EmbeddedBackend, store_engine
 from projections.store import EventStore
+from tests.factories import imported
 
 
 def embedded_app(events: Iterable[Any], chief: str | None = None) -> tuple[Any, EventStore, EmbeddedBackend]:
     """``(app, store, backend)``: ``olympiad.web.app.create_app`` over a fresh in-memory store that
-    holds ``events``, with ``chief`` (if given) the chief arbiter's token of their tournament."""
+    holds ``events`` (imported: ``tests.factories.imported``), with ``chief`` (if given) the chief arbiter's token of their tournament."""
     engine = store_engine("sqlite://")
     store = EventStore(engine=engine)
-    store.append(list(events))
+    imported(store, events)
     tokens = TokenStore(engine)
     if chief is not None:
         tokens.set_chief_token(store.state.tournament_id, chief)

@@ -116,17 +116,20 @@ class EmbeddedBackend:
             return EmbeddedDoor(self.store).checkpoint_basis(tournament_id, rnd, through)
 
     def submit(self, events: Sequence[Any]) -> int:
-        with self._lock:
-            result = self.store.append(events)  # raises RuleViolation; the store is then unchanged
-            if result.appended:
-                for e in events:
+        from producers.doors import EmbeddedDoor
+        from producers.sources import IMPORTER, Source, import_command
+
+        with self._lock:  # one ImportFacts, decided: raises RuleViolation; the store is then unchanged
+            fresh = list(EmbeddedDoor(self.store).decide(import_command(Source("submit", list(events), False), IMPORTER)).events)
+            if fresh:
+                for e in fresh:
                     if hasattr(e, "table"):
                         self._touched[(e.round, e.table)] = None
                     self._caused.append(e.event_id)
-                self._after_publication(events)
-        if result.appended and self._loop is not None:
+                self._after_publication(fresh)
+        if fresh and self._loop is not None:
             self._loop.call_soon_threadsafe(self._wake.set)
-        return result.appended
+        return len(fresh)
 
     async def start(self, publish: Callable[[StandingsUpdate], None]) -> None:
         self._loop = asyncio.get_running_loop()

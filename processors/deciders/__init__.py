@@ -64,8 +64,8 @@ class Decision:
 def handle(state: TournamentState, command: Any) -> Decision:
     """Decide ``command`` against ``state`` and evolve ``state`` with the events it yields.
 
-    Returns the ``Decision``. Raises ``RuleViolation`` (field, rule) for a refused command;
-    ``state`` is then unchanged.
+    Returns the ``Decision``. Raises ``RuleViolation`` (field, rule; for ``ImportFacts`` also the
+    ``event_id`` of the fact refused) for a refused command; ``state`` is then unchanged.
     """
     if command.command not in ("CreateTournament", "ImportFacts"):  # an import may create it (its facts are judged)
         check_tournament(state, command.tournament_id, "command")
@@ -86,7 +86,12 @@ def handle(state: TournamentState, command: Any) -> Decision:
     # made: on a scratch copy, so that a refusal of the last leaves the state untouched.
     target = state.fork() if len(fresh) > 1 else state
     for event in fresh:
-        check_event(target, event)
+        try:
+            check_event(target, event)
+        except RuleViolation as exc:
+            if command.command == "ImportFacts":  # an import's refusal names the fact, as a log loader's names the event
+                exc.event_id = event.event_id
+            raise
         target.evolve(event)
     if target is not state:
         for event in fresh:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from processors.deciders.identity import same_fact
 from processors.tournament import RuleViolation, TournamentState
 
 
@@ -19,13 +20,21 @@ def import_facts(state: TournamentState, c: Any) -> list[Any]:
     """``ImportFacts`` -> its facts, in order, each carrying the importing actor's id unless the
     source named who did it (the audit trail says who brought the fact into this log).
 
+    A fact the import holds twice (the same fact, ``same_fact``: a redelivered line, a second
+    terminal's identical entry) is one fact, yielded once.
+
     Raises ``RuleViolation`` (field ``facts.<i>.tournament_id``) for a fact of another tournament;
     every other rule is the event rules', judged by ``handle`` fact by fact, all or none.
     """
-    facts = []
+    facts: dict[str, Any] = {}
+    out = []
     for i, fact in enumerate(c.facts):
         if fact.tournament_id != c.tournament_id:
             raise RuleViolation(f"fact {i} ({fact.event_id}) is of tournament {fact.tournament_id!r}; the import is of "
                                 f"{c.tournament_id!r}", field=f"facts.{i}.tournament_id", rule="an import's facts are of its tournament")
-        facts.append(fact if fact.actor else fact.model_copy(update={"actor": c.actor.id}))
-    return facts
+        earlier = facts.get(fact.event_id)
+        if earlier is not None and same_fact(earlier, fact):
+            continue
+        facts[fact.event_id] = fact
+        out.append(fact if fact.actor else fact.model_copy(update={"actor": c.actor.id}))
+    return out

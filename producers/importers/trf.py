@@ -16,8 +16,9 @@ How the records become matches (../shared/spec/trf-teams.md §1.2-1.4):
 - board codes come from the two letters (``1 = 0 + -``); a present player facing an empty board
   gets ``+/-`` or ``-/+`` and the empty side's name is ``no player``.
 
-Header records give the tournament's venue (022), dates (042/052) and chief arbiter (102). Every
-event is judged by the rules an input event meets (``processors.rules.check_event``).
+Header records give the tournament's venue (022), dates (042/052) and chief arbiter (102). The
+importer translates and judges nothing: its events enter a log as an ``ImportFacts`` command
+(``producers.sources.load_log``), whose decider judges each by the event rules.
 
 Read tolerantly: CR, LF or CRLF line ends, trailing blanks; UTF-8 (BOM or not), cp1252 or Latin-1
 (``projections.trf.encoding``); ``362`` and ``299`` spacing
@@ -45,12 +46,11 @@ from typing import Any, Callable
 
 from pydantic import ValidationError
 
-from processors.rules import check_event
 from processors.tournament import RuleViolation, TournamentState
 from producers.importers.common import team_id_for
 from producers.importers.trf_fields import FIELD_RULES, TrfError, TrfRecords, build, int_field, points_field, split_records
 from producers.importers.trf_profile import abnormal_points, agreed, profile_of
-from projections.event_rules import ABSOLUTE_RULE, OVERRIDDEN
+from projections.event_rules import ABSOLUTE, OVERRIDDEN, checker_report
 from projections.trf import records as rec
 from projections.trf.encoding import decode_trf
 from projections.trf.export import COMMENT, NO_PLAYER
@@ -101,9 +101,9 @@ def load_file(path: Path, tournament_id: str | None = None, *, encoding: str | N
 
 
 def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
-    """The events of the team TRF ``text`` (see the module docstring), each judged by the rules
-    every input event meets (``processors.rules.check_event``). ``tournament_id`` overrides the
-    file's. Raises ``TrfError`` naming the line, the record, the columns and the rule."""
+    """The events of the team TRF ``text`` (see the module docstring), as facts to import (not yet
+    judged: ``ImportFacts``). ``tournament_id`` overrides the file's. Raises ``TrfError`` naming the
+    line, the record, the columns and the rule of what cannot be translated."""
     f = split_records(text)
     meta = _comments(f)
     players = _players(f, meta)
@@ -138,28 +138,38 @@ def load_trf(text: str, tournament_id: str | None = None) -> list[Any]:
         events += _round(tid, r, profile, teams, players, team_of, byes.get(r, (None, 0)), absent.get(r, {}), orders,
                          [x for x in forfeited if x[0] == r])
     events += [e for r in sorted(late) for e in late[r]]
-    return _judged(events)
+    return _published(events)
 
 
-def _judged(events: list[tuple[Any, int, str]]) -> list[Any]:
-    """The events, each judged by ``check_event`` against the tournament before it (a rule broken:
-    ``TrfError`` naming the line and record the event was read from)."""
+def _published(events: list[tuple[Any, int, str]]) -> list[Any]:
+    """The events in order, each published pairing that breaks an absolute pairing rule
+    (``projections.event_rules.ABSOLUTE``, found by the pairing checker) carrying the file as the
+    chief arbiter's stated reason: a published pairing is the chief arbiter's decision, made and
+    announced, and the file is its record. Nothing is judged here: the events enter a log as an
+    ``ImportFacts`` command, whose decider judges each by the event rules. Raises ``TrfError``
+    naming the line and record of an event whose id the file uses for two different events."""
     state = TournamentState()
-    judged = []
+    out = []
     for event, n, record in events:
-        try:
-            check_event(state, event)
-        except RuleViolation as exc:
-            if not (isinstance(event, RoundPaired) and exc.rule == ABSOLUTE_RULE):
-                where = f"round {event.round}: " if hasattr(event, "round") else ""
-                raise TrfError(f"{where}{exc}", line=n, record=record, rule="") from None
-            # A published pairing is the chief arbiter's decision, made and announced: the file is
-            # its record, so a rule it breaks is overridden with the file named as the reason.
+        if isinstance(event, RoundPaired) and _breaks_absolute(state, event):
             reason = f"{OVERRIDDEN}as published in the imported TRF (line {n}, record {record})"
             event = event.model_copy(update={"note": f"{event.note}; {reason}" if event.note else reason})
-        state.apply(event)
-        judged.append(event)
-    return judged
+        try:
+            state.evolve(event)
+        except RuleViolation as exc:
+            raise TrfError(str(exc), line=n, record=record, rule="") from None
+        out.append(event)
+    return out
+
+
+def _breaks_absolute(state: TournamentState, pairing: RoundPaired) -> bool:
+    """True when the pairing checker finds ``pairing`` breaking an absolute rule; False too when
+    the pairing cannot be checked (a team or round the file does not hold: the decider refuses it)."""
+    try:
+        report = checker_report(state, pairing.round, pairing.tables, pairing.bye, pairing.absent)
+    except (KeyError, ValueError):
+        return False
+    return any(line.startswith(ABSOLUTE) for line in report)
 
 
 def read_teams(text: str, boards: int = 4, reserves: int = 1) -> list[dict[str, Any]]:

@@ -88,7 +88,8 @@ def compare_rounds(
     """Compare the engine with every published round of ``events`` (or only ``rounds``).
 
     ``profile``: the rules to pair with (default: the log's own); ``colours``: infer missing
-    colours (``infer_colours``). Raises what ``propose_pairing`` raises.
+    colours (``infer_colours``). ``events`` are a decided log (``producers.sources.load_log``):
+    replayed with ``evolve``, not judged again. Raises what ``propose_pairing`` raises.
     """
     arbiter_made = arbiter_made or {}
     wanted = set(rounds) if rounds is not None else None
@@ -97,7 +98,7 @@ def compare_rounds(
     for event in events:
         if event.type == "RoundPaired" and (wanted is None or event.round in wanted):
             out.append(_compare(state, event, profile or state.profile, arbiter_made.get(event.round), colours))
-        state.apply(event)
+        state.evolve(event)
     return out
 
 

@@ -49,6 +49,7 @@ from typer.testing import CliRunner
 
 from olympiad.cli import app
 from projections.store import EventStore
+from tests.factories import stored
 from tests.web_app import embedded_app
 
 TID = "lt"
@@ -220,7 +221,7 @@ def test_serve_starts_on_the_store_of_the_late_entry(played: dict[str, Any], tmp
     """``olympiad serve --db`` on the store when round 2 (the late entry's first round) is to be
     paired starts, and serves the engine's proposal of round 2."""
     db = f"sqlite:///{tmp_path / 'served.sqlite'}"
-    EventStore(db).append(_events_before_pairing(played["arbiter"].store, 2))
+    stored(_events_before_pairing(played["arbiter"].store, 2), db)
     out, proposal = serve_and_get(db, f"/api/tournaments/{TID}/rounds/2/proposal")
     assert shown(proposal) == EXPECTED[played["profile"]][2]
     assert "Late Cup (lt), last paired round 1" in out

@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 
 from schemas.canonical import canonical_json
 from schemas.limits import MAX_MESSAGE_BYTES, MAX_REASON
-from tests.factories import TID, board, four_team_round_one, team
+from tests.factories import TID, board, four_team_round_one, imported, team
 
 NASTY = ["", " ", "  padded  ", "\ud800", "a\udfffb", "\x00", "nul\x00inside", "\x1b[31m", "\u0085", "T/x", f"{TID}/x",
          "1_0", "2026", "1", "true", "1-0", "+/-", "A" * 41, "x" * (MAX_REASON + 1), "x" * 70_000, "..", "../etc",
@@ -303,26 +303,30 @@ def _json_or_none(raw: bytes) -> Any:
 
 # ------------------------------------------------------------------ doors
 class StoreDoor:
-    """``EventStore.append`` of the parsed mutant (an event; commands are not this door's input),
-    then the survivor; the store must reopen with both."""
+    """The parsed mutant (an event; commands are not this door's input) imported into a store as
+    an ``ImportFacts`` command (the store's one way in), then the survivor; the store must reopen
+    with both."""
 
     name = "store"
 
     def __call__(self, m: Mutant, c: Counts) -> None:
         from processors.tournament import RuleViolation
         from projections.store import EventStore
+        from schemas.commands import parse_command
         from schemas.events import EventSchemaError, parse_event
 
         if "command" in m.template:
             return
         c.mutants += 1
         store = EventStore("sqlite://")
-        store.append([parse_event(b) for b in registration()])
+        imported(store, [parse_event(b) for b in registration()])
         raw = m.render(TID)
         accepted = False
         try:
             event = parse_event(raw)
-            store.append([event])
+            imported(store, parse_command({"command": "ImportFacts", "tournament_id": TID, "source": "fuzz",
+                                           "actor": {"role": "importer", "id": "import"},
+                                           "facts": [event.model_dump(mode="json")]}).facts)
             accepted = True
         except (EventSchemaError, RuleViolation) as exc:
             c.refusal(m, exc.field, exc.rule)
@@ -334,7 +338,7 @@ class StoreDoor:
             for v in violations(_json_or_none(raw), json.loads(canonical_json(event))):
                 c.problem("invalid_accepted", m, v)
         try:
-            store.append([parse_event(_survivor(TID))])
+            imported(store, [parse_event(_survivor(TID))])
         except RuleViolation as exc:
             if not accepted:
                 c.problem("lost", m, f"survivor refused: {exc}")

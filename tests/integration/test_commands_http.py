@@ -26,6 +26,7 @@ from projections.replay import replay
 from projections.store import EventStore
 from schemas.canonical import canonical_json
 from tests import tournament_script as script
+from tests.factories import imported
 
 
 def test_the_command_sequence_through_http_yields_the_same_events_and_digest(tmp_path: Any, monkeypatch: Any) -> None:
@@ -57,8 +58,7 @@ def test_the_audit_trail_is_served_as_json_and_as_a_page(tmp_path: Any) -> None:
 
     log = Path(__file__).resolve().parents[1] / "data" / "club-league-2026.events.jsonl.gz"
     engine = store_engine(f"sqlite:///{tmp_path / 'trail.sqlite'}")
-    store = EventStore(engine=engine)
-    store.append_decided(read_log(log))
+    imported(EventStore(engine=engine), read_log(log))
     with TestClient(create_app(EmbeddedBackend(EventStore(engine=engine)), TokenStore(engine))) as client:
         trail = client.get(f"/api/tournaments/{script.TID}/audit-trail").json()
         page = client.get("/audit")

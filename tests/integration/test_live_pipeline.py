@@ -27,9 +27,10 @@ from olympiad.cmd_live import LivePipeline
 from producers.publish import Follower, publish
 from producers.terminal import Terminal
 from producers.sources import load_source
-from projections.store import EventStore, events_table, matches_table, standings_documents, standings_table
+from projections.store import events_table, matches_table, standings_documents, standings_table
 from projections.worker import Worker, caught_up, offsets_table
 from schemas.events import BoardResultRecorded, RoundPaired, Table
+from tests.factories import stored
 
 pytestmark = pytest.mark.integration
 TID = "samarkand-2026-open"
@@ -61,9 +62,7 @@ def samarkand() -> list[Any]:
 @pytest.fixture(scope="module")
 def embedded(samarkand: list[Any]) -> dict[int, str]:
     """The embedded path: standings digest per round from the event store's read models."""
-    store = EventStore("sqlite://")
-    store.append(samarkand)
-    return {r: s.digest for r, s in store.project().rounds.items()}
+    return {r: s.digest for r, s in stored(samarkand).project().rounds.items()}
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.factories import TID, four_team_round_one
+from tests.factories import TID, four_team_round_one, imported
 from tests.web_app import embedded_app
 
 CHIEF = "chief-pairing-token-4f9c1a7e2b"
@@ -22,7 +22,7 @@ def served():
 def test_proposal_exists_once_the_round_is_complete_and_only_the_chief_publishes_it(served):
     client, store, last_board = served
     assert client.get(f"{BASE}/rounds/2/proposal").status_code == 404
-    store.append([last_board])
+    imported(store, [last_board])
     proposal = client.get(f"{BASE}/rounds/2/proposal")
     assert proposal.status_code == 200, proposal.text
     body = proposal.json()

@@ -62,7 +62,7 @@ def events(profile: RuleProfile = PROFILE) -> list:
 def context(profile: RuleProfile = PROFILE) -> C07Context:
     state = TournamentState()
     for e in events(profile):
-        state.apply(e)
+        state.evolve(e)
     return C07Context(build_history(state, 4), profile)
 
 
@@ -204,12 +204,11 @@ def test_a_c07_profile_through_the_store_and_the_trf_round_trip():
     models and a TRF round trip: T5 above T3 on TBR (board 1: the PAB's 1 against 0.5), T4 above T2 on EDET."""
     from producers.importers.trf import load_trf
     from projections.replay import replay
-    from projections.store import EventStore
+    from tests.factories import stored
 
     profile = PROFILE.model_copy(update={"tiebreaks": ("EDET", "TBR", "EMGSB/C1", "BC")})
     log = events(profile)
-    store = EventStore("sqlite://")
-    store.append(log)
+    store = stored(log)
     standings = store.project().rounds[4]
     assert [(r.team_id, r.rank) for r in standings.rows] == [("T1", 1), ("T4", 2), ("T2", 3), ("T5", 4), ("T3", 5)]
     assert standings.document["rows"][0]["tiebreaks"]["TBR"] == "3/3.5"

@@ -2,22 +2,26 @@
 
 The fixture log was written by the release that introduced commands (``tests/data/README.md``).
 Here one rule is tightened (a forfeit needs a note of at least 10 characters): the log still
-loads, through the event store and through replay, with its standings digest unchanged, while
-the same command sent now is refused.
+loads through every loader of this process, with its standings digest unchanged (issue 25,
+acceptance 2: replay, the event store opened on its rows, the log file with its hash chain
+through ``olympiad replay``, ``olympiad audit`` of both), while the same command sent now is
+refused.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from olympiad.cli import app as cli
 from processors import rules
 from processors.deciders import handle
 from processors.tournament import RuleViolation
-from projections.eventlog import read_log
+from projections.eventlog import read_log, write_log
 from projections.replay import replay
-from projections.store import EventStore
 from schemas.commands import parse_command
+from tests.factories import written_earlier
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "club-league-2026.events.jsonl.gz"
 DIGEST_AFTER_11 = "fd7ac607982b1ba4dafcf96031e7998f9babbd368d054d4472def468a20c5e2b"
@@ -35,10 +39,30 @@ def test_the_fixture_log_loads_with_a_tightened_rule_and_its_digest_is_unchanged
     assert forfeits and any(len(e.note) < 10 for e in forfeits)  # decided under the old rule
     assert replay(events).rounds[11].digest == DIGEST_AFTER_11
     db = f"sqlite:///{tmp_path / 'old.sqlite'}"
-    EventStore(db).append_decided(events)
-    reopened = EventStore(db)  # loading evolves; it does not decide again
+    reopened = written_earlier(db, events)  # the store's rows as they were written; loading evolves, it does not decide again
     assert reopened.state.closed[11] == DIGEST_AFTER_11
     assert reopened.project().rounds[11].digest == DIGEST_AFTER_11
+    log = tmp_path / "club.events.jsonl.gz"
+    write_log(log, events, with_chain=True)  # a log the product wrote: replayed, not imported
+    for source in (str(log), db):
+        result = CliRunner().invoke(cli, ["replay", source])
+        assert result.exit_code == 0, result.output
+        assert result.output.rstrip().endswith(f"standings sha256 {DIGEST_AFTER_11}")
+        result = CliRunner().invoke(cli, ["audit", source, "--no-trail"], env={"COLUMNS": "300"})
+        out = " ".join(result.output.split())
+        assert result.exit_code == 0, out
+        assert "rounds 1-11 reproduced" in out and "everything agrees" in out and "diverge" not in out
+
+
+def test_the_fixture_log_without_its_chain_is_an_import_and_meets_the_tightened_rule(tightened, tmp_path):
+    """A log file without a chain is foreign: ``olympiad replay`` imports it (``ImportFacts``), so
+    its facts meet today's rules, and the short forfeit note is refused."""
+    log = tmp_path / "club.events.jsonl.gz"
+    write_log(log, read_log(FIXTURE))
+    result = CliRunner().invoke(cli, ["replay", str(log)])
+    message = " ".join(result.output.split())
+    assert result.exit_code == 2, message
+    assert "note:" in message and "[rule: a forfeit says why]" in message
 
 
 def test_the_same_command_sent_after_the_change_is_refused(tightened):

@@ -60,3 +60,13 @@ def test_an_importer_may_import_and_nothing_else(facts):
         handle(state, parse_command({"command": "SetStartingRanks", "tournament_id": facts[0].tournament_id,
                                      "actor": {"role": "importer", "id": "import"}}))
     assert refused.value.field == "actor"
+
+
+def test_a_fact_twice_in_one_import_is_one_fact_and_a_different_one_under_its_id_is_refused():
+    from tests.factories import four_team_round_one, stored
+
+    events = four_team_round_one()
+    assert len(stored(events + [events[-1]]).events()) == len(events)  # a redelivered line: recorded once
+    with pytest.raises(RuleViolation) as refused:
+        stored(events + [events[-1].model_copy(update={"result": "0-1"})])
+    assert (refused.value.field, refused.value.event_id) == ("result", events[-1].event_id)

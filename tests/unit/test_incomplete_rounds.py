@@ -12,7 +12,7 @@ from olympiad.cli import app as cli
 from projections.eventlog import write_log
 from projections.pairing.read_model import next_round_proposal
 from projections.store import EventStore
-from tests.factories import TID, four_team_round_one, match, paired
+from tests.factories import TID, four_team_round_one, imported, match, paired, stored, written_earlier
 from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore
 from olympiad.web.embedded import EmbeddedBackend
@@ -41,17 +41,15 @@ def test_replay_prints_standings_and_no_proposal_while_a_board_is_missing(tmp_pa
 
 def decided_store(path) -> EventStore:
     """A store holding ``incomplete()`` as decided then (loading evolves, it does not judge again)."""
-    EventStore(f"sqlite:///{path}").append_decided(incomplete())
-    return EventStore(f"sqlite:///{path}")
+    return written_earlier(f"sqlite:///{path}", incomplete())
 
 
 def test_the_event_rules_now_refuse_that_pairing():
     events = incomplete()
     at = next(i for i, e in enumerate(events) if e.type == "RoundPaired" and e.round == 2)
-    store = EventStore("sqlite://")
-    store.append(events[:at])
+    store = stored(events[:at])
     with pytest.raises(RuleViolation) as refused:
-        store.append([events[at]])
+        imported(store, [events[at]])
     assert (refused.value.field, refused.value.rule) == ("round", "pair a round when the previous round is complete")
 
 

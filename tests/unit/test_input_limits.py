@@ -13,7 +13,7 @@ from schemas.canonical import canonical_json
 from schemas.commands import parse_command
 from schemas.events import EventSchemaError, parse_event
 from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022
-from tests.factories import TID, four_team_round_one, paired, team
+from tests.factories import TID, four_team_round_one, imported, paired, stored, team
 
 
 def _created_with(**update) -> dict:
@@ -42,7 +42,7 @@ def test_a_profile_keeping_a_built_in_name_with_other_rules_is_refused():
 
     fake = TournamentCreated(event_id="created", tournament_id=TID, name="Fake", profile=OLYMPIAD_2022.model_copy(update={"rounds": 7}))
     with pytest.raises(RuleViolation) as refused:
-        store.append([fake])
+        imported(store, [fake])
     assert (refused.value.field, refused.value.rule) == ("profile.name", "a profile's name names its rules")
     assert store.events() == []
 
@@ -103,9 +103,7 @@ def test_a_reason_of_spaces_or_five_megabytes_is_refused():
 
 
 def _store(events) -> EventStore:
-    store = EventStore("sqlite://")
-    store.append(events)
-    return store
+    return stored(events)
 
 
 def test_a_pairing_that_leaves_teams_out_or_has_no_tables_is_refused():
@@ -115,7 +113,7 @@ def test_a_pairing_that_leaves_teams_out_or_has_no_tables_is_refused():
         (paired(1, []), "tables", "every present team paired once"),
     ):
         with pytest.raises(RuleViolation) as refused:
-            store.append([pairing])
+            imported(store, [pairing])
         assert (refused.value.field, refused.value.rule) == (field, rule)
     assert len(store.events()) == 5
 
@@ -123,9 +121,9 @@ def test_a_pairing_that_leaves_teams_out_or_has_no_tables_is_refused():
 def test_a_late_entry_given_pairing_number_one_is_refused():
     store = _store(four_team_round_one())
     with pytest.raises(RuleViolation) as refused:
-        store.append([team("E", 1)])
+        imported(store, [team("E", 1)])
     assert (refused.value.field, refused.value.rule) == ("pairing_number", "stable pairing numbers")
-    store.append([team("E", 5)])  # the next number is fine
+    imported(store, [team("E", 5)])  # the next number is fine
 
 
 def test_a_second_withdrawal_is_refused():
@@ -145,7 +143,7 @@ def test_lone_surrogate_text_never_reaches_the_store():
     body = json.loads(canonical_json(four_team_round_one()[-1]))
     body.update(event_id="r1/t2/b4-again", note="\ud800")
     with pytest.raises(EventSchemaError):
-        store.append([parse_event(body)])
+        imported(store, [parse_event(body)])
     assert len(EventStore(engine=store.engine).events()) == len(four_team_round_one())
 
 

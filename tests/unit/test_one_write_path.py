@@ -1,9 +1,10 @@
-"""Issue 25: one write path. Every event enters through the rules every door runs: a raw event is
-judged by the event rules (``processors.rules``), which the command handlers call too, so a rule
-holds whichever door an event comes through (the store, the log loader, HTTP, Kafka)."""
+"""Issue 25: one write path. Every event enters a log as the output of a decider: a raw event from
+outside is a fact of an ``ImportFacts`` command, judged by the event rules (``processors.rules``)
+that the command handlers' events meet too, so a rule holds whichever door an event comes
+through: the store (``EmbeddedDoor``), the log loader (``olympiad replay`` of a foreign log file)
+and HTTP (``/commands``) here, Kafka in the integration tests."""
 from __future__ import annotations
 
-import gzip
 import re
 from typing import Any
 
@@ -17,14 +18,15 @@ from olympiad.web.auth import TokenStore
 from olympiad.web.commands_api import NEW_EVENT
 from olympiad.web.embedded import EmbeddedBackend, store_engine
 from processors.deciders import handle
-from processors.tournament import RuleViolation, TournamentState
+from processors.tournament import RuleViolation
+from producers.sources import IMPORTER
 from projections.eventlog import write_log
 from projections.replay import standings_after
 from projections.store import EventStore
 from schemas import event_ids
-from schemas.commands import parse_command
+from schemas.commands import Actor, ImportFacts, parse_command
 from schemas.events import MatchForfeited, RoundClosed
-from tests.factories import TID, board, four_team_round_one, match, paired
+from tests.factories import TID, board, four_team_round_one, imported, match, paired, stored
 from tests.web_app import embedded_app
 
 CHIEF = {"role": "chief", "id": "chief"}
@@ -32,23 +34,38 @@ TOKEN = "chief-token-7c1d9e4b2a856f30"
 
 
 def refused_at_store(events: list, bad: Any) -> RuleViolation:
-    """Append ``events`` to a fresh store, then ``bad``: the refusal; the store is unchanged."""
-    store = EventStore("sqlite://")
-    store.append(events)
+    """Import ``events`` into a fresh store, then ``bad`` (``ImportFacts``): the refusal; the
+    store is unchanged."""
+    store = stored(events)
     before = len(store.events())
     with pytest.raises(RuleViolation) as refused:
-        store.append([bad])
+        imported(store, [bad])
     assert len(store.events()) == before and bad.event_id not in store.state.applied
+    assert refused.value.event_id == bad.event_id
     return refused.value
 
 
 def refused_by_log_loader(tmp_path, events: list) -> str:
-    """``olympiad replay`` of a log file holding ``events``: exit status 2 and its one message."""
+    """``olympiad replay`` of a foreign log file (no chain: an import) holding ``events``: exit
+    status 2 and its one message."""
     path = tmp_path / "log.jsonl.gz"
     write_log(path, events)
     result = CliRunner().invoke(cli, ["replay", str(path)])
     assert result.exit_code == 2, result.output
     return " ".join(result.output.split())
+
+
+def refused_over_http(events: list, bad: Any) -> dict:
+    """The ``ImportFacts`` command of ``bad`` posted by the chief arbiter to the web app's
+    ``/commands`` over a store holding ``events``: 422, the refusal's body; the store is unchanged."""
+    web, store, _ = embedded_app(events, chief=TOKEN)
+    before = len(store.events())
+    with TestClient(web) as client:
+        r = client.post(f"/api/tournaments/{TID}/commands", headers={"Authorization": f"Bearer {TOKEN}"},
+                        json={"command": "ImportFacts", "source": "raw.jsonl", "facts": [bad.model_dump(mode="json")]})
+    assert r.status_code == 422, r.text
+    assert len(store.events()) == before and bad.event_id not in store.state.applied
+    return r.json()
 
 
 def round_two(complete: bool = True) -> list:
@@ -65,17 +82,15 @@ def test_a_raw_result_under_another_boards_id_is_refused_at_the_store_and_the_bo
     assert (exc.field, exc.rule) == ("event_id", "an event's id is derived from its content")
     assert str(exc) == (f"event_id: event id '{TID}/r1/t2/b1' is not the id of what the event says: {TID}/r1/t1/b1 "
                         "[rule: an event's id is derived from its content]")
-    store = EventStore("sqlite://")
-    store.append(events)
-    assert store.append([board(1, 2, 1, "1/2-1/2")]).appended == 1  # table 2 board 1 is entered as usual
+    assert refused_over_http(events[:-7], squat)["rule"] == "an event's id is derived from its content"
+    store = stored(events)
+    assert len(imported(store, [board(1, 2, 1, "1/2-1/2")]).events) == 1  # table 2 board 1 is entered as usual
     message = refused_by_log_loader(tmp_path, events[:-7] + [squat])
     assert f"refused: event {TID}/r1/t2/b1: event_id:" in message and "[rule: an event's id is derived from its content]" in message
 
 
 def test_a_correction_and_a_withdrawal_carry_their_own_ids():
-    state = TournamentState()
-    for e in four_team_round_one():
-        state.apply(e)
+    state = stored(four_team_round_one()).state
     decision = handle(state, parse_command({"command": "CorrectResult", "tournament_id": TID, "actor": CHIEF, "round": 1,
                                             "table": 1, "board": 2, "result": "1-0", "reason": "scoresheet"}))
     assert [e.event_id for e in decision.events] == [f"{TID}/r1/t1/b2/correction/1"]
@@ -91,9 +106,7 @@ def correction(result: str, reason: str) -> Any:
 
 
 def test_a_delayed_retry_of_a_correction_is_already_recorded_and_reverts_nothing():
-    state = TournamentState()
-    for e in four_team_round_one():
-        state.apply(e)
+    state = stored(four_team_round_one()).state
     a, b = correction("0-1", "scoresheet signed 0-1"), correction("1/2-1/2", "appeal: the game was drawn")
     assert [e.event_id for e in handle(state, a).events] == [f"{TID}/r1/t1/b1/correction/1"]
     assert [e.event_id for e in handle(state, b).events] == [f"{TID}/r1/t1/b1/correction/2"]
@@ -147,7 +160,18 @@ def test_a_raw_match_forfeit_without_a_reason_is_refused(tmp_path):
     exc = refused_at_store(events, bare)
     assert (exc.field, exc.rule) == ("note", "a forfeit says why")
     assert "[rule: a forfeit says why]" in refused_by_log_loader(tmp_path, events + [bare])
-    EventStore("sqlite://").append(events + [bare.model_copy(update={"note": "D did not arrive"})])
+    http = refused_over_http(events, bare)
+    assert (http["field"], http["rule"]) == ("note", "a forfeit says why")
+    assert len(stored(events + [bare.model_copy(update={"note": "D did not arrive"})]).events()) == len(events) + 1
+
+
+def test_a_raw_board_forfeit_without_a_reason_is_refused(tmp_path):
+    events = [e for e in four_team_round_one() if e.event_id != event_ids.board(TID, 1, 2, 4)]
+    bare = board(1, 2, 4, "+/-").model_copy(update={"forfeit": "other"})
+    exc = refused_at_store(events, bare)
+    assert (exc.field, exc.rule) == ("note", "a forfeit says why")
+    assert "[rule: a forfeit says why]" in refused_by_log_loader(tmp_path, events + [bare])
+    assert refused_over_http(events, bare)["rule"] == "a forfeit says why"
 
 
 def test_a_raw_rematch_is_refused_unless_the_note_gives_the_override_reason(tmp_path):
@@ -157,22 +181,24 @@ def test_a_raw_rematch_is_refused_unless_the_note_gives_the_override_reason(tmp_
     assert "R-P1 repeat opponent" in str(exc)
     assert "[rule: an absolute pairing rule is broken only with a reason]" in refused_by_log_loader(
         tmp_path, four_team_round_one() + [rematch])
+    http = refused_over_http(four_team_round_one(), rematch)
+    assert (http["field"], http["rule"]) == ("note", "an absolute pairing rule is broken only with a reason")
     overridden = rematch.model_copy(update={"note": "amended by the chief arbiter: four teams; absolute rules overridden: "
                                                     "four teams cannot avoid a rematch"})
-    assert EventStore("sqlite://").append(four_team_round_one() + [overridden]).appended == len(four_team_round_one()) + 1
+    assert len(stored(four_team_round_one() + [overridden]).events()) == len(four_team_round_one()) + 1
 
 
 def test_a_raw_round_closed_with_another_digest_is_refused(tmp_path):
-    state = TournamentState()
-    for e in four_team_round_one():
-        state.apply(e)
+    state = stored(four_team_round_one()).state
     digest = standings_after(state, 1).digest
     wrong = RoundClosed(event_id=event_ids.closed(TID, 1), tournament_id=TID, round=1, digest="0" * 64)
     exc = refused_at_store(four_team_round_one(), wrong)
     assert (exc.field, exc.rule) == ("digest", "a closed round holds its standings' digest")
     assert f"({digest[:12]}...)" in str(exc)
     assert "[rule: a closed round holds its standings' digest]" in refused_by_log_loader(tmp_path, four_team_round_one() + [wrong])
-    EventStore("sqlite://").append(four_team_round_one() + [wrong.model_copy(update={"digest": digest})])
+    http = refused_over_http(four_team_round_one(), wrong)
+    assert (http["field"], http["rule"]) == ("digest", "a closed round holds its standings' digest")
+    assert stored(four_team_round_one() + [wrong.model_copy(update={"digest": digest})]).state.closed[1] == digest
 
 
 def test_a_raw_pairing_before_the_previous_round_is_complete_is_refused(tmp_path):
@@ -182,18 +208,17 @@ def test_a_raw_pairing_before_the_previous_round_is_complete_is_refused(tmp_path
     assert (exc.field, exc.rule) == ("round", "pair a round when the previous round is complete")
     assert "round 1 is not complete: 1 match(es) still miss results" in str(exc)
     assert "[rule: pair a round when the previous round is complete]" in refused_by_log_loader(tmp_path, events + [early])
+    http = refused_over_http(events, early)
+    assert (http["field"], http["rule"]) == ("round", "pair a round when the previous round is complete")
 
 
 def test_the_command_and_the_raw_event_meet_one_pairing_rule():
-    """The handler (``PairRound``) and the event rule (``RoundPaired``) call ``processors.rules.next_round``."""
-    state = TournamentState()
-    for e in four_team_round_one():
-        if e.event_id != event_ids.board(TID, 1, 2, 4):
-            state.apply(e)
+    """The handler (``PairRound``) and the event rule (``RoundPaired``, imported) call ``processors.rules.next_round``."""
+    state = stored([e for e in four_team_round_one() if e.event_id != event_ids.board(TID, 1, 2, 4)]).state
     with pytest.raises(RuleViolation) as by_command:
         handle(state, parse_command({"command": "PairRound", "tournament_id": TID, "actor": CHIEF, "round": 2}))
     with pytest.raises(RuleViolation) as by_event:
-        state.apply(paired(2, [("A", "D"), ("B", "C")]))
+        handle(state, ImportFacts(tournament_id=TID, actor=IMPORTER, source="raw", facts=[paired(2, [("A", "D"), ("B", "C")])]))
     assert str(by_command.value) == str(by_event.value)
 
 
@@ -249,7 +274,7 @@ def test_a_rounds_last_board_entered_beside_serve_then_the_next_round_published_
 
     db = f"sqlite:///{tmp_path / 'shared.sqlite'}"
     last = board(1, 2, 4, "1-0")
-    EventStore(db).append([e for e in four_team_round_one() if e.event_id != last.event_id])
+    stored([e for e in four_team_round_one() if e.event_id != last.event_id], db)
     engine = store_engine(db)
     with TestClient(create_app(EmbeddedBackend(EventStore(engine=engine)), TokenStore(engine))) as client:
         before = client.get(f"/api/tournaments/{TID}/standings/1").json()
@@ -267,26 +292,29 @@ def test_a_rounds_last_board_entered_beside_serve_then_the_next_round_published_
     assert [r["team_id"] for r in board_view["rows"]] == [r.team_id for r in expected.rows]
 
 
-def test_a_raw_event_whose_senders_role_may_not_issue_it_is_refused():
-    """The door that knows who sent a raw event (``EventStore.append(..., actor)``) judges it as the
-    command that yields it, by the one role rule ``processors.rules.check_role``."""
-    from schemas.commands import Actor
-
-    terminal = Actor(role="terminal", id="t1", table=1)
-    store = EventStore("sqlite://")
-    store.append(round_two(complete=True)[:-8])  # round 2 published, no result yet
-    with pytest.raises(RuleViolation) as refused:
-        store.append([paired(3, [("A", "B"), ("C", "D")])], actor=terminal)
-    assert (refused.value.field, refused.value.rule) == ("actor", "the chief arbiter's command")
-    assert "terminal 't1' may not PublishRound: only the chief arbiter may" in str(refused.value)
-    with pytest.raises(RuleViolation) as refused:
-        store.append([board(2, 2, 1, "1-0")], actor=terminal)
-    assert (refused.value.field, refused.value.rule) == ("table", "a terminal enters its own table's results")
-    with pytest.raises(RuleViolation) as refused:
-        store.append([board(2, 1, 1, "+/-")], actor=terminal)
-    assert (refused.value.field, refused.value.rule) == ("actor", "RecordForfeit by arbiter or chief")
-    assert store.append([board(2, 1, 1, "1-0")], actor=terminal).appended == 1
-    assert len(store.events()) == len(round_two(complete=True)) - 8 + 1
+def test_an_import_by_a_terminal_or_a_captain_is_refused_naming_the_actor():
+    """Raw events enter only as ``ImportFacts``, which the importer and the chief arbiter may issue
+    (``processors.rules.ALLOWED``): a terminal's or a captain's import is refused at the store and
+    over HTTP (a terminal's token), by the one role rule ``processors.rules.check_role``."""
+    store = stored(round_two(complete=True)[:-8])  # round 2 published, no result yet
+    before = len(store.events())
+    for actor in (Actor(role="terminal", id="t1", table=1), Actor(role="captain", id="cap-a", team="A")):
+        with pytest.raises(RuleViolation) as refused:
+            imported(store, [board(2, 1, 1, "1-0")], actor=actor)
+        assert (refused.value.field, refused.value.rule) == ("actor", "ImportFacts by chief or importer")
+        assert f"{actor.role} {actor.id!r} may not ImportFacts" in str(refused.value)
+    assert len(store.events()) == before
+    web, store, _ = embedded_app(round_two(complete=True)[:-8], chief=TOKEN)
+    with TestClient(web) as client:
+        chief = {"Authorization": f"Bearer {TOKEN}"}
+        r = client.post(f"/api/tournaments/{TID}/terminals", json={"terminal_id": "t1", "tables": [1]}, headers=chief)
+        assert r.status_code == 201, r.text
+        terminal = {"Authorization": f"Bearer {r.json()['token']}"}
+        r = client.post(f"/api/tournaments/{TID}/commands", headers=terminal, json={
+            "command": "ImportFacts", "source": "raw.jsonl", "facts": [board(2, 1, 1, "1-0").model_dump(mode="json")]})
+        assert r.status_code == 403, r.text
+        assert (r.json()["field"], r.json()["rule"]) == ("actor", "ImportFacts by chief or importer")
+    assert len(store.events()) == before
 
 
 def test_serve_new_takes_the_key_file_and_refuses_one_that_holds_no_key(tmp_path):
@@ -301,7 +329,7 @@ def test_serve_new_takes_the_key_file_and_refuses_one_that_holds_no_key(tmp_path
 
 def test_a_forfeit_won_by_a_team_not_at_the_table_is_refused_on_the_command_line(tmp_path):
     db = f"sqlite:///{tmp_path / 'cli.sqlite'}"
-    EventStore(db).append([e for e in four_team_round_one() if not (e.type == "BoardResultRecorded" and e.table == 2)])
+    stored([e for e in four_team_round_one() if not (e.type == "BoardResultRecorded" and e.table == 2)], db)
     result = CliRunner().invoke(cli, ["forfeit", TID, "1", "2", "--winner", "A", "--reason", "absence", "--db", db])
     message = " ".join(result.output.split())
     assert result.exit_code == 2, message
@@ -310,3 +338,22 @@ def test_a_forfeit_won_by_a_team_not_at_the_table_is_refused_on_the_command_line
     result = CliRunner().invoke(cli, ["forfeit", TID, "1", "2", "--winner", "D", "--reason", "absence", "--db", db])
     assert result.exit_code == 0, result.output
     assert EventStore(db).state.board_codes(1, 2) == {1: "+/-", 2: "-/+", 3: "+/-", 4: "-/+"}  # D (home) wins every board
+
+
+def test_a_log_file_whose_chain_does_not_hold_it_is_refused_naming_the_file_and_line(tmp_path):
+    """A log file with its chain file is a log the product wrote (``olympiad export``): replayed,
+    not imported. A line changed or a line cut after it was written is refused, naming the file
+    and the line, ``[rule: the log's hash chain]``."""
+    log = tmp_path / "club.events.jsonl"
+    events = four_team_round_one()
+    write_log(log, events, with_chain=True)
+    replayed = CliRunner().invoke(cli, ["replay", str(log), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.strip() == standings_after(stored(events).state, 1).canonical
+    lines = log.read_text(encoding="utf-8").splitlines()
+    for edited, line in ((lines[:8] + [lines[8].replace('"1-0"', '"0-1"')] + lines[9:], 9), (lines[:-1], len(lines))):
+        log.write_text("\n".join(edited) + "\n", encoding="utf-8")
+        result = CliRunner().invoke(cli, ["replay", str(log)])
+        message = " ".join(result.output.split())
+        assert result.exit_code == 2, message
+        assert f"{log} line {line}:" in message and message.endswith("[rule: the log's hash chain]"), message

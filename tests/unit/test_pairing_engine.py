@@ -21,6 +21,7 @@ from projections.pairing.check import check_pairing
 from projections.pairing.matching import GroupPlan, best_kept, perfect_matching
 from schemas.events import BoardResultRecorded, PairingProposed, RoundPaired, Table, parse_event
 from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022, RuleProfile
+from tests.factories import judged
 from test_pairing_helpers import field, play_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,14 +74,14 @@ def test_team_paired_twice_is_refused() -> None:
     bad = RoundPaired(event_id="x", tournament_id="t", round=1,
                       tables=(Table(table=1, home="T1", away="T2"), Table(table=2, home="T1", away="T3")))
     with pytest.raises(RuleViolation, match="a team is paired once per round"):
-        state.apply(bad)
+        judged(state, bad)
 
 
 def test_result_for_a_missing_table_is_refused() -> None:
     state = field(OLYMPIAD_2022, 4)
     publish(state, propose_pairing(build_history(state, 0), OLYMPIAD_2022, 1))
     with pytest.raises(RuleViolation, match="round 1 has no table 7"):
-        state.apply(BoardResultRecorded(event_id="b", tournament_id="t", round=1, table=7, board=1, result="1-0"))
+        judged(state, BoardResultRecorded(event_id="b", tournament_id="t", round=1, table=7, board=1, result="1-0"))
 
 
 def test_profile_with_an_unknown_switch_is_refused() -> None:

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from olympiad.cli import app as cli
 from projections.store import EventStore
-from tests.factories import TID, created, paired, team
+from tests.factories import TID, created, paired, stored, team
 from tests.web_app import embedded_app
 
 CHIEF = "positions-chief-5c1e9a0b7d3f2468"
@@ -21,7 +21,7 @@ ROUND_ONE = [created(), *(team(c, n) for n, c in enumerate("ABCD", start=1)), pa
 @pytest.fixture
 def cli_store(tmp_path):
     db = f"sqlite:///{tmp_path / 'p.sqlite'}"
-    EventStore(db).append(ROUND_ONE)
+    stored(ROUND_ONE, db)
 
     def run(*codes: str) -> tuple[int, str]:
         result = CliRunner().invoke(cli, ["results", TID, "1", "1", *codes],

@@ -46,7 +46,7 @@ def test_match_forfeited_by_both_teams_is_lost_by_both():
 def test_history_of_a_small_round():
     state = TournamentState()
     for e in four_team_round_one():
-        state.apply(e)
+        state.evolve(e)
     h = build_history(state, 1)
     a, c, d, b = (h.rounds[1][t] for t in "ACDB")
     assert (a.gp, a.mp, a.colour, a.opponent) == (Decimal(3), 2, "W", "C")

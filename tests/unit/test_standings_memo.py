@@ -41,7 +41,7 @@ def rebuilt(events: list) -> TournamentState:
     """A state folded from copies of ``events`` (parsed again from their JSON: equal, not the same objects)."""
     state = TournamentState()
     for event in events:
-        state.apply(parse_event(canonical_json(event)))
+        state.evolve(parse_event(canonical_json(event)))
     return state
 
 
@@ -80,7 +80,7 @@ def test_worker_batches_then_corrections_to_earlier_rounds_match_a_fresh_computa
     state = TournamentState()
     results = 0
     for event in samarkand:
-        state.apply(event)
+        state.evolve(event)
         results += isinstance(event, BoardResultRecorded)
         if state.rounds and results % 25 == 0:  # the worker: standings of the last paired round after each batch
             outputs(state, max(state.rounds))
@@ -94,7 +94,7 @@ def test_worker_batches_then_corrections_to_earlier_rounds_match_a_fresh_computa
         outputs(state, 3)  # an earlier round's standings between (the worker's snapshot at a pairing)
         before = outputs(state, 4)
         fix = correction(state, rnd, table, board, flips[state.results[(rnd, table, board)][1]], n)
-        state.apply(fix)
+        state.evolve(fix)
         applied.append(fix)
         after = outputs(state, 4)
         assert after != before  # the correction moved something (a flipped board changes a match's GP)
@@ -106,12 +106,12 @@ def test_worker_batches_then_corrections_to_earlier_rounds_match_a_fresh_computa
 def test_a_duplicate_fact_after_the_round_is_complete_reuses_the_proposal(samarkand) -> None:
     state = TournamentState()
     for event in samarkand:
-        state.apply(event)
+        state.evolve(event)
     proposal = next_round_proposal(state)
     first = samarkand[-1]
     assert isinstance(first, BoardResultRecorded)
     # The same result entered again from a second terminal: already recorded, nothing the pairing reads changed.
-    assert state.apply(first.model_copy(update={"actor": "t2"})) is False
+    assert state.evolve(first.model_copy(update={"actor": "t2"})) is False
     assert next_round_proposal(state) is proposal
 
 
@@ -121,9 +121,9 @@ def test_tournaments_sharing_team_ids_and_profile_in_one_process() -> None:
     common = [f.created(), *(f.team(c, n) for n, c in enumerate("ABCD", start=1)), f.paired(1, [("A", "C"), ("D", "B")])]
     one, two = TournamentState(), TournamentState()
     for event in common + f.match(1, 1, ("1-0", "0-1", "1-0", "1-0")) + f.match(1, 2, ("1/2-1/2", "1/2-1/2", "1-0", "1-0")):
-        one.apply(event)
+        one.evolve(event)
     for event in common + f.match(1, 1, ("0-1", "1-0", "0-1", "0-1")) + f.match(1, 2, ("1-0", "0-1", "1-0", "1-0")):
-        two.apply(event)
+        two.evolve(event)
     taken = [outputs(one, 1), outputs(two, 1), outputs(one, 1), outputs(two, 1)]
     assert taken[0] != taken[1]
     assert taken == [fresh(one, 1), fresh(two, 1)] * 2
@@ -137,9 +137,9 @@ def test_tournaments_sharing_team_ids_keep_their_own_memoised_lines() -> None:
     common = [f.created(), *(f.team(c, n) for n, c in enumerate("ABCD", start=1)), f.paired(1, [("A", "C"), ("D", "B")])]
     one, two = TournamentState(), TournamentState()
     for event in common + f.match(1, 1, ("1-0", "0-1", "1-0", "1-0")) + f.match(1, 2, ("1/2-1/2", "1/2-1/2", "1-0", "1-0")):
-        one.apply(event)
+        one.evolve(event)
     for event in common + f.match(1, 1, ("0-1", "1-0", "0-1", "0-1")) + f.match(1, 2, ("1-0", "0-1", "1-0", "1-0")):
-        two.apply(event.model_copy(update={"tournament_id": "other-" + event.tournament_id, "event_id": "other-" + event.event_id}))
+        two.evolve(event.model_copy(update={"tournament_id": "other-" + event.tournament_id, "event_id": "other-" + event.event_id}))
     clear_memos()
     first = standings_after(one, 1).rows
     standings_after(two, 1)

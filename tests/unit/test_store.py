@@ -1,4 +1,4 @@
-"""The embedded event store (real SQLite file): idempotent appends, atomic refusals, read models."""
+"""The embedded event store (real SQLite file): idempotent imports, atomic refusals, read models."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from processors.tournament import RuleViolation
 from projections.store import EventStore, events_table, matches_table, standings_table
-from tests.factories import board, four_team_round_one
+from tests.factories import board, four_team_round_one, imported
 
 
 @pytest.fixture
@@ -23,26 +23,26 @@ def count(store, table):
 
 def test_second_copy_of_an_event_is_a_no_op(store):
     events = four_team_round_one()
-    first = store.append(events)
-    again = store.append(events)
-    assert (first.appended, first.duplicates) == (len(events), 0)
-    assert (again.appended, again.duplicates) == (0, len(events))
+    first = imported(store, events)
+    again = imported(store, events)
+    assert (len(first.events), len(first.recorded)) == (len(events), 0)
+    assert again.already_recorded and len(again.recorded) == len(events)
     assert count(store, events_table) == len(events)
 
 
 def test_refused_batch_writes_nothing_and_keeps_the_state(store, tmp_path):
     events = four_team_round_one()
-    store.append(events[:5])  # tournament + 4 teams
+    imported(store, events[:5])  # tournament + 4 teams
     with pytest.raises(RuleViolation) as refused:
-        store.append(events[5:] + [board(1, 1, 1, "0-1", "conflict")])
+        imported(store, events[5:] + [board(1, 1, 1, "0-1", "conflict")])
     assert refused.value.event_id == "conflict" and refused.value.field == "result"
-    assert count(store, events_table) == 5
+    assert count(store, events_table) == 5 and len(store.state.applied) == 5
     reopened = EventStore(f"sqlite:///{tmp_path / 'olympiad.sqlite'}")
-    assert reopened.append(events).appended == len(events) - 5
+    assert len(imported(reopened, events).events) == len(events) - 5
 
 
 def test_read_models_after_projection(store):
-    store.append(four_team_round_one())
+    imported(store, four_team_round_one())
     result = store.project()
     assert count(store, matches_table) == 2
     with store.engine.connect() as conn:
@@ -55,10 +55,10 @@ def test_read_models_after_projection(store):
 
 def test_proposed_pairing_read_model_appears_when_the_round_is_complete(store):
     events = four_team_round_one()
-    store.append(events[:-1])  # the last board of round 1 is still being played
+    imported(store, events[:-1])  # the last board of round 1 is still being played
     store.project()
     assert store.proposed_pairing() is None
-    store.append(events[-1:])
+    imported(store, events[-1:])
     store.project()
     proposal = store.proposed_pairing()
     event = proposal["event"]

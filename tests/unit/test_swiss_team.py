@@ -230,7 +230,7 @@ def test_forfeit_is_no_meeting_and_bars_the_pab() -> None:
     first = propose_pairing(build_history(state, 0), profile, 1)
     publish(state, first)
     assert [(t.home, t.away) for t in first.tables] == [("T1", "T3"), ("T4", "T2")] and first.bye == "T5"
-    state.apply(MatchForfeited(event_id="c046/r1/t1/forfeit", tournament_id="c046", round=1, table=1, winner="T3", forfeit="absence", note="T1 absent"))
+    state.evolve(MatchForfeited(event_id="c046/r1/t1/forfeit", tournament_id="c046", round=1, table=1, winner="T3", forfeit="absence", note="T1 absent"))
     record_match(state, 1, 2, "2")
     teams = {t.team_id: t for t in build_teams(build_history(state, 1), profile, 2)}
     assert teams["T3"].colours == "" and teams["T3"].played == 0 and teams["T3"].bye_block == "won round 1 by forfeit"

@@ -106,7 +106,7 @@ def snapshots(events: list, start_date: str) -> list[Snapshot]:
             names[e.event_id] = (e.white, e.black)
         elif e.type == "BoardResultCorrected":
             names[e.event_id] = names[e.supersedes]
-        state.apply(e)
+        state.evolve(e)
     take(max(state.rounds))
     return out
 

@@ -1,4 +1,4 @@
-"""The tournament rules that accept or refuse each event (processors.tournament)."""
+"""The tournament rules that accept or refuse each event (``processors.rules``, judged as an import: ``ImportFacts``)."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -7,20 +7,20 @@ import pytest
 
 from processors.tournament import RuleViolation, TournamentState
 from schemas.events import BoardResultCorrected, MatchForfeited, TeamWithdrawn
-from tests.factories import TID, board, created, four_team_round_one, paired, team
+from tests.factories import TID, board, created, four_team_round_one, judged, paired, team
 
 
 def state_of(events) -> TournamentState:
     state = TournamentState()
     for e in events:
-        state.apply(e)
+        judged(state, e)
     return state
 
 
 def refused(state: TournamentState, event) -> RuleViolation:
     before = (dict(state.results), dict(state.rounds), dict(state.teams))
     with pytest.raises(RuleViolation) as info:
-        state.apply(event)
+        judged(state, event)
     assert (dict(state.results), dict(state.rounds), dict(state.teams)) == before  # nothing half-applied
     return info.value
 
@@ -45,7 +45,7 @@ def test_team_registration_needs_four_to_five_players_in_board_order():
 
 def test_an_identical_second_entry_is_harmless_and_a_different_one_refused():
     state = state_of(four_team_round_one())
-    assert state.apply(board(1, 1, 1, "1-0").model_copy(update={"actor": "second-terminal"})) is False
+    assert judged(state, board(1, 1, 1, "1-0").model_copy(update={"actor": "second-terminal"})) is False
     assert state.match(1, 1).home_gp == Decimal(3)
     assert refused(state, board(1, 1, 1, "1/2-1/2").model_copy(update={"actor": "third-terminal"})).field == "result"
 
@@ -60,10 +60,10 @@ def test_a_correction_must_name_the_result_it_replaces():
 def test_a_forfeited_match_scores_four_nil_and_its_boards_can_be_corrected():
     events = [created(), *(team(c, n) for n, c in enumerate("ABCD", start=1)), paired(1, [("A", "C"), ("D", "B")])]
     state = state_of(events)
-    state.apply(MatchForfeited(event_id=f"{TID}/r1/t2/forfeit", tournament_id=TID, round=1, table=2, winner="B", forfeit="absence", note="D did not arrive"))
+    judged(state, MatchForfeited(event_id=f"{TID}/r1/t2/forfeit", tournament_id=TID, round=1, table=2, winner="B", forfeit="absence", note="D did not arrive"))
     m = state.match(1, 2)
     assert (m.home_gp, m.away_gp, m.home_mp, m.away_mp, m.played) == (Decimal(0), Decimal(4), 0, 2, False)
-    state.apply(BoardResultCorrected(event_id=f"{TID}/r1/t2/b1/correction/1", tournament_id=TID, supersedes=f"{TID}/r1/t2/forfeit", round=1, table=2, board=1,
+    judged(state, BoardResultCorrected(event_id=f"{TID}/r1/t2/b1/correction/1", tournament_id=TID, supersedes=f"{TID}/r1/t2/forfeit", round=1, table=2, board=1,
                                      result="1/2-1/2", reason="board 1 was played after all"))
     m = state.match(1, 2)
     assert (m.home_gp, m.away_gp, m.played) == (Decimal("0.5"), Decimal("3.5"), True)
@@ -72,12 +72,12 @@ def test_a_forfeited_match_scores_four_nil_and_its_boards_can_be_corrected():
 def test_withdrawn_team_is_not_paired_again():
     state = state_of([*four_team_round_one(), TeamWithdrawn(event_id=f"{TID}/team/D/withdrawn", tournament_id=TID, team_id="D", from_round=2)])
     assert refused(state, paired(2, [("A", "B"), ("C", "D")])).rule == "withdrawn teams are not paired"
-    state.apply(paired(2, [("A", "B")], absent=("C", "D")))
+    judged(state, paired(2, [("A", "B")], absent=("C", "D")))
 
 
 def test_an_event_id_reused_for_different_content_is_refused():
     state = state_of(four_team_round_one())
-    assert state.apply(board(1, 1, 1, "1-0")) is False  # the same event again: a no-op
+    assert judged(state, board(1, 1, 1, "1-0")) is False  # the same event again: a no-op
     exc = refused(state, board(1, 1, 1, "0-1"))  # same id f"{TID}/r1/t1/b1", another result: the board's rule
     assert (exc.field, exc.rule) == ("result", "one result per board; changes go through a correction")
     squat = board(1, 1, 1, "1-0", event_id=f"{TID}/r1/t1/b2")  # board 1's result under board 2's id
