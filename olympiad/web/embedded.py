@@ -1,7 +1,7 @@
 """The embedded backend: the ``EventStore`` in this process, standings pushed after each write.
 
-Writes are appended by ``EventStore.append`` (validated by ``TournamentState``; all or nothing).
-A single updater task then recomputes the standings after the last paired round with
+Writes are commands, decided by ``processors.deciders.handle`` through the embedded door
+(``producers.doors.EmbeddedDoor``) and stored all or nothing. A single updater task then recomputes the standings after the last paired round with
 ``projections.replay.standings_after`` on a copy of the state (about 20 ms CPU for 206 teams;
 writes do not wait for it) and publishes one ``StandingsUpdate``; writes that arrive while it
 computes are folded into the next update, so a burst of submissions costs one computation, not
@@ -25,8 +25,11 @@ from sqlalchemy.pool import StaticPool
 
 from projections.replay import RoundStandings, standings_after
 from projections.store import EventStore, database_url
-from olympiad.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
-from olympiad.web.views import match_view, team_refs
+from olympiad.web.backend import StandingsUpdate, frozen_copy
+from projections.views.matches import match_view
+from projections.views.refs import team_refs
+from projections.views.snapshot import Snapshot
+from projections.views.standings import compact_rows
 
 log = logging.getLogger("olympiad.web")
 
@@ -114,19 +117,6 @@ class EmbeddedBackend:
 
         with self._lock:
             return EmbeddedDoor(self.store).checkpoint_basis(tournament_id, rnd, through)
-
-    def submit(self, events: Sequence[Any]) -> int:
-        with self._lock:
-            result = self.store.append(events)  # raises RuleViolation; the store is then unchanged
-            if result.appended:
-                for e in events:
-                    if hasattr(e, "table"):
-                        self._touched[(e.round, e.table)] = None
-                    self._caused.append(e.event_id)
-                self._after_publication(events)
-        if result.appended and self._loop is not None:
-            self._loop.call_soon_threadsafe(self._wake.set)
-        return result.appended
 
     async def start(self, publish: Callable[[StandingsUpdate], None]) -> None:
         self._loop = asyncio.get_running_loop()

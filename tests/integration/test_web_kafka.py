@@ -28,7 +28,7 @@ from projections.replay import replay
 from producers.sources import load_source
 from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore
-from olympiad.web.backend import compact_rows
+from projections.views.standings import compact_rows
 from olympiad.web.kafka_backend import KafkaBackend
 from olympiad.web.preload import held_back, through_round
 
