@@ -3,43 +3,18 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
 
 from olympiad.web.api_errors import READ_ERRORS, REFUSALS, ApiError
 from olympiad.web.commands_api import CommandOutcome, answer
 from olympiad.web.deps import WebDoor, door, served, token
-from olympiad.web.models import TeamPage, TeamRef
+from olympiad.web.models import CaptainIn, CaptainToken, ImportIn, TeamPage, TeamRef
 from processors.rules import team_known
 from producers.importers.common import title_note
 from producers.importers.team_file import read_team_file
 from projections.views.refs import team_refs
 from projections.views.teams import team_view
-from schemas.limits import MAX_TEAM_FILE_BYTES
 
 router = APIRouter()
-
-
-class ImportIn(BaseModel):
-    """A team file's text: CSV (one row per player, docs/arbiter.md) or TRF-2026 team records."""
-
-    model_config = ConfigDict(extra="forbid")
-    text: str = Field(max_length=MAX_TEAM_FILE_BYTES)
-    filename: str = Field("", max_length=200, description="its name: *.trf is read as TRF")
-
-
-class CaptainIn(BaseModel):
-    """The team whose captain gets a token."""
-
-    model_config = ConfigDict(extra="forbid")
-    team_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
-
-
-class CaptainToken(BaseModel):
-    """A captain's token, shown once: it submits its team's line-up for the round to pair."""
-
-    team_id: str
-    terminal_id: str
-    token: str = Field(description="shown once; send as 'Authorization: Bearer <token>'")
 
 
 @router.get("/api/tournaments/{tid}/teams", response_model=list[TeamRef], responses=READ_ERRORS, tags=["read"])
