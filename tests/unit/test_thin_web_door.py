@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from olympiad.cli import app as cli
 
 from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore
@@ -132,6 +135,18 @@ def test_pair_and_publish_over_http_is_the_command_the_commands_endpoint_takes()
             assert [(t.home, t.away) for t in store.state.rounds[2].tables] == tables
     pairing, outcome = answers
     assert pairing["type"] == "RoundPaired" and outcome["event_ids"][-1] == pairing["event_id"]
+
+
+def test_pair_and_publish_from_the_command_line_is_the_same_command(tmp_path):
+    db = f"sqlite:///{tmp_path / 'events.sqlite'}"
+    EventStore(db).append(four_team_round_one())
+    result = CliRunner().invoke(cli, ["round", "pair", TID, "2", "--publish", "--db", db],
+                                env={"OLYMPIAD_CLOCK": FIXED, "COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "round 2, published" in result.output
+    store = EventStore(db)
+    assert [e.type for e in store.events()[-2:]] == ["PairingProposed", "RoundPaired"]
+    assert store.state.rounds[2].occurred_at == AT
 
 
 # ---------------------------------------------------------------------- one clock
