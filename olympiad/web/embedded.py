@@ -1,8 +1,8 @@
 """The embedded backend: the ``EventStore`` in this process, standings pushed after each write.
 
 Writes are commands, decided by ``processors.deciders.handle`` through the embedded door
-(``producers.doors.EmbeddedDoor``) and stored all or nothing. A single updater task then recomputes the standings after the last paired round with
-``projections.replay.standings_after`` on a copy of the state (about 20 ms CPU for 206 teams;
+(``producers.doors.EmbeddedDoor``) and stored all or nothing. A single updater task then
+recomputes the standings after the last paired round with ``projections.replay.standings_after`` on a copy of the state (about 20 ms CPU for 206 teams;
 writes do not wait for it) and publishes one ``StandingsUpdate``; writes that arrive while it
 computes are folded into the next update, so a burst of submissions costs one computation, not
 one each. Standings after earlier rounds stay as they stood when the next round was paired
@@ -23,6 +23,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
+from producers.doors import EmbeddedDoor
 from projections.replay import RoundStandings, standings_after
 from projections.store import EventStore, database_url
 from olympiad.web.backend import StandingsUpdate, frozen_copy
@@ -97,8 +98,6 @@ class EmbeddedBackend:
             self._project()
 
     def command(self, command: Any) -> Any:
-        from producers.doors import EmbeddedDoor
-
         with self._lock:
             outcome = EmbeddedDoor(self.store).submit(command)
             fresh = [] if outcome.already_recorded or not outcome.accepted else outcome.event_ids
@@ -113,8 +112,6 @@ class EmbeddedBackend:
         return outcome
 
     def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
-        from producers.doors import EmbeddedDoor
-
         with self._lock:
             return EmbeddedDoor(self.store).checkpoint_basis(tournament_id, rnd, through)
 
