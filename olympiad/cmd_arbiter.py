@@ -206,12 +206,20 @@ def lineup(
 
 
 @round_app.command("pair")
-def round_pair(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str] = DB, kafka: Optional[str] = KAFKA,
-               who: str = AS) -> None:
+def round_pair(tournament: str = TOURNAMENT, rnd: int = ROUND,
+               publish: bool = typer.Option(False, "--publish", help="publish the pairing at once (one command: "
+                                            "PairRound with publish; a pending amendment is published as it stands)"),
+               db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS) -> None:
     """Ask the engine for the pairing of a round (the previous round must be complete)."""
-    submit("PairRound", {"tournament_id": tournament, "actor": actor(who), "round": rnd}, db, kafka)
+    fields: dict[str, Any] = {"tournament_id": tournament, "actor": actor(who), "round": rnd}
+    if publish:
+        fields["publish"] = True
+    submit("PairRound", fields, db, kafka)
     state = embedded_state(db, kafka)
-    if state is not None and rnd in state.proposals:
+    if publish and state is not None and rnd in state.rounds:
+        p = state.rounds[rnd]
+        _show_pairing(p.tables, p.bye, p.absent, state, f"round {rnd}, published")
+    elif state is not None and rnd in state.proposals:
         p = state.proposals[rnd]
         what = f"proposed pairing of round {rnd} ({p.profile})" if p.type == "PairingProposed" else \
             f"amended pairing of round {rnd} (round pair again for the engine's proposal)"

@@ -95,21 +95,19 @@ def serve(
                   f"closed rounds are not signed here: no key file {path} (--key FILE)", highlight=False, soft_wrap=True)
     from olympiad.web.app import create_app
 
-    web = create_app(backend, tokens)
-    web.state.chief_key = signer
+    web = create_app(backend, tokens, chief_key=signer)
     run_server(web, host, port, listener)
 
 
 def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chief_token: str | None,
               listener: socket.socket, signer: Any) -> None:
     """``serve --new NAME --profile P``: an empty event store (``db``; refused if it already holds a
-    tournament), the chief arbiter's token (``TokenStore`` under ``commands_api.NEW_EVENT`` until the
+    tournament), the chief arbiter's token (``TokenStore`` under ``auth.NEW_EVENT`` until the
     tournament is created on the arbiter page, then the tournament's), the arbiter page's address.
     ``signer`` (``producers.signing.ChiefKey``): the chief arbiter's key recorded at the creation,
     which signs every round closed on the page; a given key file is made or read now."""
     from olympiad.web.app import create_app
-    from olympiad.web.auth import TokenStore
-    from olympiad.web.commands_api import NEW_EVENT
+    from olympiad.web.auth import NEW_EVENT, TokenStore
 
     from olympiad.doors import DEFAULT_DB
     from schemas.profile import get_profile
@@ -142,9 +140,7 @@ def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chi
     out.print(f"chief arbiter token: {token}" if chief_token is None else "chief arbiter token: as given",
               highlight=False, soft_wrap=True)
     out.print(addresses(base, token if chief_token is None else None), highlight=False, soft_wrap=True)
-    web = create_app(backend, TokenStore(engine))
-    web.state.new_event = {"name": name, "profile": profile}
-    web.state.chief_key = signer
+    web = create_app(backend, TokenStore(engine), chief_key=signer, new_event={"name": name, "profile": profile})
     run_server(web, host, port, listener)
 
 

@@ -6,18 +6,19 @@ or the live pipeline (``--kafka BOOTSTRAP``), prints what was recorded or why it
 and exits with status 2 on a refusal, 1 when no verdict came in time. Doors are kept per
 process, so a sequence of commands run in one process (tests, ``olympiad run``) opens each once.
 
-``issued_at`` is now (UTC), or ``$OLYMPIAD_CLOCK`` (an ISO 8601 date-time) for a reproducible
-run: the events carry it.
+``issued_at`` is ``olympiad.clock.now``: now (UTC), or ``$OLYMPIAD_CLOCK`` (an ISO 8601 date-time)
+for a reproducible run: the events carry it.
 """
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
 from typing import Any, Optional
 
 import functools
 
 import typer
+
+from olympiad.clock import now
 
 
 @functools.cache
@@ -61,11 +62,6 @@ def actor(who: str, table: int | None = None) -> dict[str, Any]:
     if role == "captain":
         out["team"] = ident or None
     return out
-
-
-def now() -> str:
-    """The command's ``issued_at``: ``$OLYMPIAD_CLOCK`` or the current UTC time."""
-    return os.environ.get("OLYMPIAD_CLOCK") or datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
 def door(db: str | None, kafka: str | None) -> Any:

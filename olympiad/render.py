@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from projections.standings.columns import cell, standings_columns
-from projections.standings.decided_by import SHARED, decided_by_documents
+from projections.standings.decided_by import SHARED
+from projections.views.ranking import ranked_rows
 
 LEFT = {"name", "federation", "decided_by"}
 
@@ -17,14 +18,14 @@ LEFT = {"name", "federation", "decided_by"}
 def standings_text(rows: Iterable[Mapping[str, Any]], tiebreaks: tuple[str, ...], title: str) -> str:
     """The standings ``rows`` (document rows, rank order) as a text table under ``title``; a
     shared place prints its rank once; the last column is "decided by", the key that puts a row
-    below the one above (``projections.standings.decided_by``; "=" a shared place); the last line
-    names the order of the criteria."""
-    rows = list(rows)
+    below the one above (``projections.views.ranking.ranked_rows``, as on the web page; "=" a
+    shared place); the last line names the order of the criteria."""
     columns = standings_columns(tiebreaks)
     lines: list[list[str]] = []
     previous = None
-    for row, by in zip(rows, decided_by_documents(rows, tiebreaks)):
-        row = {**row, "decided_by": "=" if by == SHARED else by or ""}
+    for row in ranked_rows(list(rows), tiebreaks):
+        by = row["decided_by"]
+        row["decided_by"] = "=" if by == SHARED else by or ""
         cells = [cell(row, c["key"]) for c in columns]
         if row["rank"] == previous:
             cells[0] = ""

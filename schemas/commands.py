@@ -145,10 +145,17 @@ class WithdrawTeam(_Command):
 
 
 class PairRound(_Command):
-    """Ask the engine for the pairing of ``round`` (the previous round must be complete)."""
+    """Ask the engine for the pairing of ``round`` (the previous round must be complete).
+
+    ``publish``: publish the round's pairing at once, one command for "pair, then publish" (the
+    decider yields ``PairingProposed`` and ``RoundPaired``); a proposal already pending (the
+    engine's or an amendment) is published as it stands, and a published round is already
+    recorded. An amendment that breaks an absolute rule needs ``PublishRound`` with its
+    ``override_reason``."""
 
     command: Literal["PairRound"] = "PairRound"
     round: Round
+    publish: bool = False
 
 
 class Swap(BaseModel):

@@ -42,6 +42,8 @@ tokens_table = Table(
     Column("issued_at", String(40), nullable=False),
     Column("team", String(40)),  # a captain's team; NULL for terminals and the chief arbiter
 )
+NEW_EVENT = "(new)"
+"""The tournament id of the setup token (``olympiad serve --new``), while no tournament exists yet."""
 CAPTAIN_PREFIX = "captain-"
 """A captain's token is held by terminal id ``captain-<team id>`` (one live token per team)."""
 
@@ -128,9 +130,10 @@ class TokenStore:
         _metadata.create_all(engine)
         self._add_team_column()
 
-    def set_chief_token(self, tournament_id: str, token: str | None = None) -> str:
+    def set_chief_token(self, tournament_id: str, token: str | None = None, issued_at: str | None = None) -> str:
         """Make ``token`` (or a fresh random one) the chief arbiter's token of ``tournament_id``;
-        an earlier chief token stops working. Returns the token.
+        an earlier chief token stops working. Returns the token. ``issued_at`` (ISO 8601): when, as
+        the caller's clock says (default: now, UTC).
         Raises ``ValueError`` for a given token weaker than ``TOKEN_RULE``."""
         if token is not None:
             check_chief_token(token)
@@ -138,11 +141,13 @@ class TokenStore:
         with self.engine.begin() as conn:
             conn.execute(delete(tokens_table).where(
                 (tokens_table.c.tournament_id == tournament_id) & (tokens_table.c.terminal_id == CHIEF_TERMINAL)))
-            conn.execute(insert(tokens_table), self._row(token, tournament_id, CHIEF_TERMINAL, None, chief=True))
+            conn.execute(insert(tokens_table), self._row(token, tournament_id, CHIEF_TERMINAL, None, chief=True,
+                                                        issued_at=issued_at))
         return token
 
-    def issue(self, tournament_id: str, terminal_id: str, tables: list[int] | None) -> str:
-        """A new token for ``terminal_id`` scoped to ``tables`` (None: the whole tournament).
+    def issue(self, tournament_id: str, terminal_id: str, tables: list[int] | None, issued_at: str | None = None) -> str:
+        """A new token for ``terminal_id`` scoped to ``tables`` (None: the whole tournament), issued
+        at ``issued_at`` (as ``set_chief_token``).
 
         A terminal holds one token at a time: issuing again revokes its earlier tokens.
         Raises ``ValueError`` for the reserved chief terminal id or an empty table list.
@@ -154,18 +159,21 @@ class TokenStore:
         token = secrets.token_urlsafe(24)
         with self.engine.begin() as conn:
             self._revoke(conn, tournament_id, terminal_id)
-            conn.execute(insert(tokens_table), self._row(token, tournament_id, terminal_id, tables, chief=False))
+            conn.execute(insert(tokens_table), self._row(token, tournament_id, terminal_id, tables, chief=False,
+                                                        issued_at=issued_at))
         return token
 
-    def issue_captain(self, tournament_id: str, team_id: str) -> tuple[str, str]:
-        """A new token for the captain of ``team_id`` (terminal id ``captain-<team id>``): it asks
-        as role ``captain`` of that team; the team's earlier captain token stops working.
+    def issue_captain(self, tournament_id: str, team_id: str, issued_at: str | None = None) -> tuple[str, str]:
+        """A new token for the captain of ``team_id`` (terminal id ``captain-<team id>``), issued at
+        ``issued_at`` (as ``set_chief_token``): it asks as role ``captain`` of that team; the team's
+        earlier captain token stops working.
         Returns (terminal id, token). Whether the team exists is the command's rule, not this one's."""
         terminal_id = f"{CAPTAIN_PREFIX}{team_id}"
         token = secrets.token_urlsafe(24)
         with self.engine.begin() as conn:
             self._revoke(conn, tournament_id, terminal_id)
-            conn.execute(insert(tokens_table), self._row(token, tournament_id, terminal_id, None, chief=False, team=team_id))
+            conn.execute(insert(tokens_table), self._row(token, tournament_id, terminal_id, None, chief=False, team=team_id,
+                                                        issued_at=issued_at))
         return terminal_id, token
 
     def revoke(self, tournament_id: str, terminal_id: str) -> int:
@@ -174,10 +182,11 @@ class TokenStore:
             return self._revoke(conn, tournament_id, terminal_id)
 
     def terminals(self, tournament_id: str) -> list[tuple[Terminal, bool]]:
-        """Every issued token's holder (never the token) with its ``revoked`` flag, oldest first."""
+        """Every issued token's holder (never the token) with its ``revoked`` flag, oldest first
+        (tokens issued at the same time by terminal id)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(tokens_table).where(tokens_table.c.tournament_id == tournament_id)
-                                .order_by(tokens_table.c.issued_at)).all()
+                                .order_by(tokens_table.c.issued_at, tokens_table.c.terminal_id)).all()
         return [(self._terminal(r), r.revoked) for r in rows]
 
     def authorize(self, token: str | None, tournament_id: str, table: int) -> Terminal:
@@ -215,11 +224,11 @@ class TokenStore:
     # ------------------------------------------------------------------ rows
     @staticmethod
     def _row(token: str, tournament_id: str, terminal_id: str, tables: list[int] | None, *, chief: bool,
-             team: str | None = None) -> dict:
+             team: str | None = None, issued_at: str | None = None) -> dict:
         return {"team": team,
             "token_sha256": _hash(token), "tournament_id": tournament_id, "terminal_id": terminal_id,
             "tables": None if tables is None else json.dumps(sorted(set(tables))), "chief": chief, "revoked": False,
-            "issued_at": datetime.now(timezone.utc).isoformat(timespec="microseconds"),
+            "issued_at": issued_at or datetime.now(timezone.utc).isoformat(timespec="microseconds"),
         }
 
     @staticmethod

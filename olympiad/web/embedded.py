@@ -1,8 +1,8 @@
 """The embedded backend: the ``EventStore`` in this process, standings pushed after each write.
 
-Writes are appended by ``EventStore.append`` (validated by ``TournamentState``; all or nothing).
-A single updater task then recomputes the standings after the last paired round with
-``projections.replay.standings_after`` on a copy of the state (about 20 ms CPU for 206 teams;
+Writes are commands, decided by ``processors.deciders.handle`` through the embedded door
+(``producers.doors.EmbeddedDoor``) and stored all or nothing. A single updater task then
+recomputes the standings after the last paired round with ``projections.replay.standings_after`` on a copy of the state (about 20 ms CPU for 206 teams;
 writes do not wait for it) and publishes one ``StandingsUpdate``; writes that arrive while it
 computes are folded into the next update, so a burst of submissions costs one computation, not
 one each. Standings after earlier rounds stay as they stood when the next round was paired
@@ -23,10 +23,14 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
+from producers.doors import EmbeddedDoor
 from projections.replay import RoundStandings, standings_after
 from projections.store import EventStore, database_url
-from olympiad.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
-from olympiad.web.views import match_view, team_refs
+from olympiad.web.backend import StandingsUpdate, frozen_copy
+from projections.views.matches import match_view
+from projections.views.refs import team_refs
+from projections.views.snapshot import Snapshot
+from projections.views.standings import compact_rows
 
 log = logging.getLogger("olympiad.web")
 
@@ -94,8 +98,6 @@ class EmbeddedBackend:
             self._project()
 
     def command(self, command: Any) -> Any:
-        from producers.doors import EmbeddedDoor
-
         with self._lock:
             outcome = EmbeddedDoor(self.store).submit(command)
             fresh = [] if outcome.already_recorded or not outcome.accepted else outcome.event_ids
@@ -110,26 +112,8 @@ class EmbeddedBackend:
         return outcome
 
     def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
-        from producers.doors import EmbeddedDoor
-
         with self._lock:
             return EmbeddedDoor(self.store).checkpoint_basis(tournament_id, rnd, through)
-
-    def submit(self, events: Sequence[Any]) -> int:
-        from producers.doors import EmbeddedDoor
-        from producers.sources import IMPORTER, Source, import_command
-
-        with self._lock:  # one ImportFacts, decided: raises RuleViolation; the store is then unchanged
-            fresh = list(EmbeddedDoor(self.store).decide(import_command(Source("submit", list(events), False), IMPORTER)).events)
-            if fresh:
-                for e in fresh:
-                    if hasattr(e, "table"):
-                        self._touched[(e.round, e.table)] = None
-                    self._caused.append(e.event_id)
-                self._after_publication(fresh)
-        if fresh and self._loop is not None:
-            self._loop.call_soon_threadsafe(self._wake.set)
-        return len(fresh)
 
     async def start(self, publish: Callable[[StandingsUpdate], None]) -> None:
         self._loop = asyncio.get_running_loop()

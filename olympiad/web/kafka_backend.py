@@ -10,20 +10,17 @@ Reads, writes and pushes, each from where the pipeline keeps it:
   the worker's default ``var/projections.sqlite``), loaded at construction and again for the
   round of each ``StandingsUpdated``; replay semantics (earlier rounds frozen at the next
   pairing) are the worker's.
-- **writes**: ``submit`` applies the events to a copy of the folded state, so a write the rules
-  refuse raises the same ``RuleViolation`` as the embedded store and publishes nothing; the
-  accepted ones are published with ``producers.terminal.Terminal`` (idempotent, acks=all) and
-  ``submit`` returns once the processors have accepted them (they are in the fold). Writes are
-  taken one at a time, so each is validated on a state that includes the previous one.
+- **writes**: ``command`` sends the command to the processors (``producers.doors.KafkaDoor``) and
+  reports their verdict: a command is decided once, by the processors, never here beforehand;
+  an accepted one returns once its events are in the fold. Commands are sent one at a time.
 - **pushes**: each ``StandingsUpdated`` of the tournament on ``standings`` becomes one
   ``StandingsUpdate``. Its ``log-position`` header (``<partition>:<offset>``: every
   tournament-log event of that partition before the offset is included) names the events it
   includes; those folded since the previous push are its ``caused_by`` and their tables its
   ``matches``. A push whose position is ahead of the fold waits for the fold.
 
-What is not all-or-none here: a broker failure in the middle of publishing a batch may leave a
-prefix published (Kafka transactions are not used). Events already accepted are duplicates to
-the processors, so publishing the same events again completes the batch.
+The fold replays what the processors decided: ``TournamentState.evolve`` only, no rule is judged
+again (decide once, evolve always).
 """
 from __future__ import annotations
 
@@ -34,7 +31,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 
 from kafka import KafkaConsumer, TopicPartition
 from sqlalchemy import select
@@ -43,17 +40,19 @@ from sqlalchemy.engine import Engine
 from deploy import topics
 from deploy.kafka_security import client_config, warn_unauthenticated
 from processors.tournament import RuleViolation, TournamentState
-from producers.publish import _event_id as dead_letter_event_id
-from producers.terminal import Terminal
+from producers.doors import KafkaDoor
 from projections.store import metadata, standings_documents
-from olympiad.web.backend import Snapshot, StandingsUpdate, compact_rows, frozen_copy
-from olympiad.web.views import match_view, team_refs
+from olympiad.web.backend import StandingsUpdate
+from projections.views.matches import match_view
+from projections.views.refs import team_refs
+from projections.views.snapshot import Snapshot
+from projections.views.standings import compact_rows
 from projections.worker import POSITION_HEADER, database_url, make_engine
 from schemas.events import parse_event
 
 log = logging.getLogger("olympiad.web.kafka")
 POLL_MS = 100  # longest wait of the consumer thread for records (also how soon it sees stop())
-ACCEPT_TIMEOUT_S = 30.0  # how long submit waits for the processors to accept what it published
+ACCEPT_TIMEOUT_S = 30.0  # how long a command waits for the processors' verdict and its events in the fold
 
 
 @dataclass(frozen=True)
@@ -100,26 +99,24 @@ class KafkaBackend:
         self._standings: dict[int, StoredStandings] = {}
         self._lock = threading.RLock()  # guards the fold, the standings and what follows
         self._changed = threading.Condition(self._lock)  # notified after every consumed batch
-        self._write_lock = threading.Lock()  # one submit at a time
+        self._write_lock = threading.Lock()  # one command at a time
         self._unpushed: list[_Folded] = []
         self._waiting: list[tuple[int, int, dict[str, Any]]] = []  # (partition, offset, StandingsUpdated body)
         self._folded_to: dict[int, int] = {}  # tournament-log partition -> next offset folded
-        self._refused: dict[str, dict[str, Any]] = {}  # event id -> dead-letter envelope
         self._seq = 0
         self._publish: Callable[[StandingsUpdate], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._running = threading.Event()
         self._thread: threading.Thread | None = None
 
-        self._names = {topics.name(s, prefix): s for s in (topics.TOURNAMENT_LOG, topics.STANDINGS, topics.DEAD_LETTERS)}
+        self._names = {topics.name(s, prefix): s for s in (topics.TOURNAMENT_LOG, topics.STANDINGS)}
         tps = {s.base: [TopicPartition(n, p) for p in range(s.partitions)] for n, s in self._names.items()}
         self._consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False,
                                        fetch_max_wait_ms=20, max_partition_fetch_bytes=8 * 1024 * 1024, **client_config())
         self._consumer.assign([tp for group in tps.values() for tp in group])
         self._consumer.seek_to_beginning(*tps[topics.TOURNAMENT_LOG.base])
-        for tp, end in self._consumer.end_offsets(tps[topics.STANDINGS.base] + tps[topics.DEAD_LETTERS.base]).items():
+        for tp, end in self._consumer.end_offsets(tps[topics.STANDINGS.base]).items():
             self._consumer.seek(tp, end)  # what was published before is in the read models
-        self._terminal = Terminal("web", bootstrap, prefix)
         self._catch_up(self._consumer.end_offsets(tps[topics.TOURNAMENT_LOG.base]))
 
     # ------------------------------------------------------------------ Backend
@@ -137,18 +134,10 @@ class KafkaBackend:
             yield Snapshot(self._state, self._standings)
 
     def command(self, command: Any) -> Any:
-        """Publish ``command`` to the processors (``producers.doors.KafkaDoor``), wait for their
-        verdict and, when accepted, until the fold holds its events."""
-        from processors.deciders import handle
-        from producers.doors import KafkaDoor, Outcome
-
+        """Send ``command`` to the processors (``producers.doors.KafkaDoor``), which decide it (once:
+        nothing is judged here), and report their verdict; an accepted command returns once the
+        fold holds its events."""
         with self._write_lock:
-            with self._lock:
-                trial = self._state.fork()
-            try:  # decided on the fold first: a refusal publishes nothing (the processors decide again)
-                handle(trial, command)
-            except RuleViolation as exc:
-                return Outcome(False, field=exc.field, rule=exc.rule, reason=str(exc))
             if self._door is None:
                 self._door = KafkaDoor(self._bootstrap, self._prefix, wait=self.accept_timeout)
             outcome = self._door.submit(command)
@@ -159,37 +148,10 @@ class KafkaBackend:
     def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
         """What closed round ``rnd``'s checkpoint signs, from ``tournament-log`` through ``through``
         (``producers.doors.KafkaDoor.checkpoint_basis``, as ``olympiad round close --kafka``)."""
-        from producers.doors import KafkaDoor
-
         with self._write_lock:
             if self._door is None:
                 self._door = KafkaDoor(self._bootstrap, self._prefix, wait=self.accept_timeout)
             return self._door.checkpoint_basis(tournament_id, rnd, through)
-
-    def submit(self, events: Sequence[Any]) -> int:
-        """Validate ``events`` on a copy of the folded state, publish the new ones, wait until the
-        processors have accepted them. Returns how many were new.
-
-        Raises ``RuleViolation`` (``event_id`` set) before anything is published; the same for a
-        refusal by the processors (a dead letter: another writer got in between), after; and
-        ``TimeoutError`` if they judge nothing within ``accept_timeout`` seconds.
-        """
-        with self._write_lock:
-            with self._lock:
-                trial = frozen_copy(self._state)
-            fresh = []
-            for event in events:
-                try:
-                    if trial.apply(event):
-                        fresh.append(event)
-                except RuleViolation as exc:
-                    exc.event_id = event.event_id
-                    raise
-            for event in fresh:
-                self._terminal.publish(event)
-            self._terminal.flush(self.accept_timeout)
-            self._await_accepted([e.event_id for e in fresh])
-        return len(fresh)
 
     async def start(self, publish: Callable[[StandingsUpdate], None]) -> None:
         self._loop = asyncio.get_running_loop()
@@ -204,7 +166,6 @@ class KafkaBackend:
             await asyncio.to_thread(self._thread.join)
             self._thread = None
         self._consumer.close(autocommit=False)
-        self._terminal.close()
         if self._door is not None:
             self._door.close()
         self.engine.dispose()
@@ -222,7 +183,7 @@ class KafkaBackend:
                 self._load_standings(rnd)
 
     def _follow(self) -> None:
-        """The consumer thread: fold, collect dead letters, push standings, until ``stop``."""
+        """The consumer thread: fold, push standings, until ``stop``."""
         while self._running.is_set():
             try:
                 self._consume(self._consumer.poll(timeout_ms=POLL_MS, max_records=5000))
@@ -232,23 +193,21 @@ class KafkaBackend:
 
     def _consume(self, batches: dict[TopicPartition, list[Any]]) -> None:
         """Apply one poll's records: tournament-log first, so that the pushes they allow go out now."""
-        order = {topics.TOURNAMENT_LOG.base: 0, topics.DEAD_LETTERS.base: 1, topics.STANDINGS.base: 2}
+        order = {topics.TOURNAMENT_LOG.base: 0, topics.STANDINGS.base: 1}
         with self._lock:
             for tp in sorted(batches, key=lambda tp: (order[self._names[tp.topic].base], tp.partition)):
                 spec = self._names[tp.topic]
                 for rec in batches[tp]:
                     if spec is topics.TOURNAMENT_LOG:
                         self._fold(rec)
-                    elif spec is topics.DEAD_LETTERS:
-                        envelope = json.loads(rec.value)
-                        self._refused[dead_letter_event_id(envelope) or ""] = envelope
                     else:
                         self._queue_standings(rec)
             self._push_ready()
             self._changed.notify_all()
 
     def _fold(self, rec: Any) -> None:
-        """Apply one tournament-log record to the state (another tournament's is skipped)."""
+        """Evolve the state with one tournament-log record (another tournament's is skipped): the
+        processors decided it, so no rule is judged again."""
         self._folded_to[rec.partition] = rec.offset + 1
         event = parse_event(rec.value)
         if self._tid is None and event.type == "TournamentCreated":
@@ -258,7 +217,7 @@ class KafkaBackend:
         try:
             if not self._state.evolve(event):
                 return  # a second copy (the processors re-append what they may have lost)
-        except RuleViolation as exc:  # cannot be: the processors judged it with the same rules
+        except RuleViolation as exc:  # an event id reused by a different event: the log is not the processors'
             log.error("tournament-log %s:%s: %s refused by the fold: %s", rec.partition, rec.offset, event.event_id, exc)
             return
         table = (event.round, event.table) if event.type in topics.BOARD_LEVEL else None
@@ -301,25 +260,14 @@ class KafkaBackend:
             self._standings[rnd] = StoredStandings(rnd, row.complete, row.digest, json.loads(row.body))
 
     def _await_accepted(self, event_ids: list[str]) -> None:
-        """Block until every id of ``event_ids`` is in the fold. Raises ``RuleViolation`` for one
-        the processors refused, ``TimeoutError`` after ``accept_timeout`` seconds."""
+        """Block until every id of ``event_ids`` (accepted by the processors) is in the fold.
+        Raises ``TimeoutError`` after ``accept_timeout`` seconds."""
         deadline = time.monotonic() + self.accept_timeout
         with self._changed:
             while not all(e in self._state.applied for e in event_ids):
-                refused = next((e for e in event_ids if e in self._refused), None)
-                if refused is not None:
-                    raise _dead_letter_violation(refused, self._refused[refused])
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError(f"published, but the processors have not accepted {len(event_ids)} events "
-                                       f"within {self.accept_timeout:.0f} s; is the pipeline running?")
+                    raise TimeoutError(f"the processors accepted {len(event_ids)} events, but tournament-log has not "
+                                       f"brought them within {self.accept_timeout:.0f} s; is the pipeline running?")
                 self._changed.wait(left)
 
-
-def _dead_letter_violation(event_id: str, envelope: dict[str, Any]) -> RuleViolation:
-    """The ``RuleViolation`` a dead letter records (its ``reason`` is the violation's text)."""
-    field, rule = envelope["field"], envelope["rule"]
-    message = envelope["reason"].removeprefix(f"{field}: ").removesuffix(f" [rule: {rule}]")
-    exc = RuleViolation(message, field=field, rule=rule)
-    exc.event_id = event_id
-    return exc

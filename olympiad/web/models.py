@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+
+from schemas.limits import MAX_TEAM_FILE_BYTES
 
 
 # ---------------------------------------------------------------------- errors
@@ -351,3 +353,27 @@ class TerminalInfo(BaseModel):
     chief: bool
     revoked: bool
     issued_at: str
+
+
+# ---------------------------------------------------------------------- teams
+class ImportIn(BaseModel):
+    """A team file's text: CSV (one row per player, docs/arbiter.md) or TRF-2026 team records."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(max_length=MAX_TEAM_FILE_BYTES)
+    filename: str = Field("", max_length=200, description="its name: *.trf is read as TRF")
+
+
+class CaptainIn(BaseModel):
+    """The team whose captain gets a token."""
+
+    model_config = ConfigDict(extra="forbid")
+    team_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+
+
+class CaptainToken(BaseModel):
+    """A captain's token, shown once: it submits its team's line-up for the round to pair."""
+
+    team_id: str
+    terminal_id: str
+    token: str = Field(description="shown once; send as 'Authorization: Bearer <token>'")

@@ -3,8 +3,8 @@ script runs (a browser without JavaScript, a search engine, a slow connection se
 page's script then keeps them live from the standings stream.
 
 ``scoreboard_page(snap, rnd)`` fills ``templates/scoreboard.html`` from the same views as the
-JSON API (``views.scoreboard_view``, ``views.standings_view``, ``views.pairings_view``), so the
-page, the API and the CLI show one set of values in one column order
+JSON API (``projections.views``: ``scoreboard_view``, ``standings_view``, ``pairings_view``), so
+the page, the API and the CLI show one set of values in one column order
 (``projections.standings.columns``).
 """
 from __future__ import annotations
@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from projections.standings.columns import cell
-from olympiad.web import views
-from olympiad.web.backend import Snapshot
+from projections.standings.decided_by import SHARED
+from projections.views.matches import pairings_view
+from projections.views.snapshot import Snapshot
+from projections.views.standings import scoreboard_view, standings_view
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "scoreboard.html"
 NUMERIC = {"rank", "pairing_number", "games", "won", "drawn", "lost", "mp"}
@@ -44,7 +46,7 @@ def _standings_rows(rows: list[dict[str, Any]], columns: list[dict[str, str]], t
             elif key == "federation":
                 cells.append(f'<td class="fed">{escape(text)}</td>')
             elif key == "decided_by":
-                shown = "= shared" if text == "equal on every key, shared place" else text
+                shown = "= shared" if text == SHARED else text
                 cells.append(f'<td class="by" title="the key that puts the row below the one above">{escape(shown)}</td>')
             elif key in NUMERIC:
                 cells.append(f'<td class="num {key}" data-value="{escape(text)}">{text}</td>')
@@ -73,23 +75,23 @@ def _pairing_rows(pairings: dict[str, Any]) -> str:
 
 def scoreboard_page(snap: Snapshot, rnd: int | None = None) -> str:
     """The scoreboard HTML: the live scoreboard (``rnd`` None), or the official standings after
-    the closed round ``rnd`` with that round's pairing. Raises ``views.NotFound`` for a round
-    without standings."""
+    the closed round ``rnd`` with that round's pairing. Raises ``projections.views.refs.NotFound``
+    for a round without standings."""
     state = snap.state
     if state.created is None:
         return TEMPLATE.read_text(encoding="utf-8").replace("{{name}}", "No tournament is served")
-    live = views.scoreboard_view(snap)
+    live = scoreboard_view(snap)
     if rnd is None:
         board, title, shown = live, live["label"], live["round"]
     else:
-        board = views.standings_view(snap, rnd)
+        board = standings_view(snap, rnd)
         title, shown = f"Standings after round {rnd} (official)", rnd
     columns = live["columns"]
     head = "<tr>" + "".join(f'<th class="{"" if c["key"] in ("name", "federation") else "num"}" data-key="{escape(c["key"])}">'
                             f'{escape(c["label"])}</th>' for c in columns) + "</tr>"
     links = [f'<a href="/" data-round="live" class="{"current" if rnd is None else ""}">live</a> · official after round'] + [
         f'<a href="/?round={r}" data-round="{r}" class="{"current" if r == rnd else ""}">{r}</a>' for r in live["closed_rounds"]]
-    pairings = views.pairings_view(snap, shown) if shown in state.rounds else {"tables": [], "bye": None, "absent": []}
+    pairings = pairings_view(snap, shown) if shown in state.rounds else {"tables": [], "bye": None, "absent": []}
     extra = "; ".join(x for x in (f'bye: {pairings["bye"]["name"]}' if pairings["bye"] else "",
                                   f'absent: {", ".join(a["name"] for a in pairings["absent"])}' if pairings["absent"] else "") if x)
     values = {

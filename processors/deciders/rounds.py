@@ -21,7 +21,26 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
     """``PairRound`` -> ``PairingProposed``: the engine's pairing under the tournament's profile,
     from the log's absences, late entries and withdrawals (``projections.pairing.proposal``, the
     function ``olympiad pair`` calls too). Refused before the previous round is complete, or when
-    no legal pairing exists (the rule that cannot be met)."""
+    no legal pairing exists (the rule that cannot be met).
+
+    With ``publish`` the round's pairing is published at once (``PairingProposed`` then
+    ``RoundPaired``, as ``PairRound`` then ``PublishRound``): a proposal already pending (the
+    engine's or the arbiter's amendment) is published as it stands, without pairing again; a round
+    already published is already recorded."""
+    if c.publish and c.round in state.rounds:
+        return [state.rounds[c.round]]  # a retry: already recorded
+    if c.publish and c.round in state.proposals:
+        return _published(state, c, None)
+    proposed = _proposed(state, c)
+    if not c.publish:
+        return [proposed]
+    after = state.fork()  # the publication is decided on the state the proposal makes
+    after.evolve(proposed)
+    return [proposed, *_published(after, c, None)]
+
+
+def _proposed(state: TournamentState, c: Any) -> Any:
+    """The engine's ``PairingProposed`` of round ``c.round`` (``pair``)."""
     from projections.pairing.proposal import propose_round
 
     next_round(state, c.round)
@@ -34,7 +53,7 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
     if current is not None and current.event_id != event.event_id and event.event_id in state.applied:
         # pairing again after an amendment goes back to the engine's proposal: a new one
         event = event.model_copy(update={"event_id": f"{prefix}{identity.count(state, prefix) + 1}"})
-    return [event]
+    return event
 
 
 def _swapped(tables: list[Table], bye: str | None, swap: Any, i: int) -> tuple[list[Table], str | None]:
@@ -85,6 +104,11 @@ def amend(state: TournamentState, c: Any) -> list[Any]:
 def publish(state: TournamentState, c: Any) -> list[Any]:
     """``PublishRound`` -> ``RoundPaired`` from the latest proposal or amendment of the round.
     An amended pairing that breaks an absolute rule (``ABSOLUTE``) needs ``override_reason``."""
+    return _published(state, c, c.override_reason)
+
+
+def _published(state: TournamentState, c: Any, override_reason: str | None) -> list[Any]:
+    """The ``RoundPaired`` of round ``c.round``'s pending proposal or amendment (``publish``)."""
     current = state.proposals.get(c.round)
     if c.round in state.rounds:
         pairing = state.rounds[c.round]
@@ -94,10 +118,10 @@ def publish(state: TournamentState, c: Any) -> list[Any]:
                             rule="publish a proposed pairing")
     note = f"engine proposal ({state.profile.name})"
     if current.type == "PairingAmended":
-        absolute_override(current.report, c.override_reason, "override_reason")
+        absolute_override(current.report, override_reason, "override_reason")
         note = f"amended by the chief arbiter: {current.reason}"
-        if c.override_reason:  # kept whole at the end of the note, where the event rule reads it
-            tail = f"; {OVERRIDDEN}{c.override_reason}"
+        if override_reason:  # kept whole at the end of the note, where the event rule reads it
+            tail = f"; {OVERRIDDEN}{override_reason}"
             note = note[:max(0, MAX_REASON - len(tail))] + tail
     return [RoundPaired(event_id=event_ids.pairing(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
                         tables=current.tables, bye=current.bye, absent=current.absent, note=note[:MAX_REASON])]

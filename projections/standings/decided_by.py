@@ -32,6 +32,13 @@ def decided_by(rows: Sequence[StandingRow], tiebreaks: Sequence[str]) -> list[st
 
 def decided_by_documents(rows: Sequence[Mapping[str, Any]], tiebreaks: Sequence[str]) -> list[str | None]:
     """``decided_by`` of standings document rows (``StandingRow.as_dict`` form)."""
-    names = ("MP", *tiebreaks)
-    keys = [(r["mp"], *(r["tiebreaks"][t] for t in tiebreaks)) for r in rows]
-    return [None] + [_first_difference(a, b, names) for a, b in zip(keys, keys[1:])]
+    return [None] + [first_difference(a, b, tiebreaks) for a, b in zip(rows, rows[1:])]
+
+
+def first_difference(above: Mapping[str, Any], below: Mapping[str, Any], tiebreaks: Sequence[str]) -> str:
+    """The first key (``MP``, then ``tiebreaks`` in turn) on which two standings document rows differ,
+    or ``SHARED``: for neighbouring rows, the ``decided_by`` of the lower one."""
+    def key(r: Mapping[str, Any]) -> tuple:
+        return (r["mp"], *(r["tiebreaks"][t] for t in tiebreaks))
+
+    return _first_difference(key(above), key(below), ("MP", *tiebreaks))

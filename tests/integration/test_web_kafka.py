@@ -5,8 +5,9 @@ The faust processors and the projection worker run as in ``test_live_pipeline.py
 Open round 1 is played into the pipeline and round 2 paired. The app (``KafkaBackend``, uvicorn)
 then takes the four round-2 results of table 1 over HTTP with a terminal token: the stream must
 push the standings the embedded core computes for the same events (MP, tie-breaks, ranks), and
-the standings read back carry the worker's full document. Refused writes publish nothing: the
-input topics' end offsets do not move.
+the standings read back carry the worker's full document. A write is a command decided once, by
+the processors (the web app does not judge it first): a refused one is sent once, enters nothing
+into ``tournament-log`` and pushes nothing; a write refused by its token is not sent at all.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from projections.replay import replay
 from producers.sources import load_source
 from olympiad.web.app import create_app
 from olympiad.web.auth import TokenStore
-from olympiad.web.backend import compact_rows
+from projections.views.standings import compact_rows
 from olympiad.web.kafka_backend import KafkaBackend
 from olympiad.web.preload import held_back, through_round
 
@@ -42,13 +43,13 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def input_ends(bootstrap: str, prefix: str) -> dict[TopicPartition, int]:
-    """End offsets of every partition of the input topics (what a terminal publishes to)."""
+def input_ends(bootstrap: str, prefix: str, specs: tuple = (topics.TOURNAMENT_EVENTS, topics.BOARD_RESULTS)
+               ) -> dict[TopicPartition, int]:
+    """End offsets of every partition of the topics ``specs`` (default: the input topics, what a
+    terminal publishes to)."""
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None)
     try:
-        return consumer.end_offsets([TopicPartition(topics.name(s, prefix), p)
-                                     for s in (topics.TOURNAMENT_EVENTS, topics.BOARD_RESULTS)
-                                     for p in range(s.partitions)])
+        return consumer.end_offsets([TopicPartition(topics.name(s, prefix), p) for s in specs for p in range(s.partitions)])
     finally:
         consumer.close()
 
@@ -139,8 +140,10 @@ def test_entered_table_is_pushed_with_the_core_standings_and_refusals_publish_no
         assert standings["digest"] == expected.digest
         assert [{k: v for k, v in row.items() if k != "decided_by"} for row in standings["rows"]] == expected.document["rows"]
 
-        # Refusals: nothing reaches the input topics, nothing is pushed.
-        before, pushed = input_ends(pipeline.bootstrap, pipeline.topic_prefix), app.state.hub.published
+        # Refusals: decided once, by the processors; nothing enters the log, nothing is pushed.
+        log = (topics.TOURNAMENT_LOG,)
+        sent, logged = input_ends(pipeline.bootstrap, pipeline.topic_prefix), input_ends(pipeline.bootstrap, pipeline.topic_prefix, log)
+        pushed = app.state.hub.published
         board1 = table1[0]
         other = "0-1" if board1.result != "0-1" else "1-0"
         r = client.post(f"{BASE}/rounds/2/tables/1/results", headers=auth(token),
@@ -155,6 +158,8 @@ def test_entered_table_is_pushed_with_the_core_standings_and_refusals_publish_no
                         json={"boards": [{"board": 1, "result": "1-0"}]})
         assert r.status_code == 403
         time.sleep(0.5)  # a (wrong) publish would be acknowledged by now
-        assert input_ends(pipeline.bootstrap, pipeline.topic_prefix) == before
+        after = input_ends(pipeline.bootstrap, pipeline.topic_prefix)
+        assert sum(after.values()) - sum(sent.values()) == 2  # the two commands the processors refused, once each
+        assert input_ends(pipeline.bootstrap, pipeline.topic_prefix, log) == logged
         assert app.state.hub.published == pushed
     pipeline.check()

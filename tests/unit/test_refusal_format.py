@@ -33,7 +33,7 @@ from tests.web_app import embedded_app
 EVENT_MODELS = list(events.EVENT_TYPES.values()) + [events.Player, events.Table]
 COMMAND_MODELS = list(commands.COMMANDS) + [commands.Actor, commands.TeamEntry, commands.Swap, commands.BoardEntry]
 WEB_MODELS = [web_models.ResultsIn, web_models.CorrectionIn, web_models.ForfeitIn, web_models.PreviewIn,
-              web_models.TerminalIn, commands_api.CaptainIn, commands_api.ImportIn, *commands_api.BODIES,
+              web_models.TerminalIn, web_models.CaptainIn, web_models.ImportIn, *commands_api.BODIES,
               commands_api.CreateBody]
 MODELS = EVENT_MODELS + COMMAND_MODELS + WEB_MODELS
 

@@ -1,0 +1,72 @@
+"""Routes of the rounds: a round's pairing with live results, the engine's proposal and its
+explanation, publication (chief arbiter), and what a closed round's checkpoint signs."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query
+
+from olympiad.web.api_errors import READ_ERRORS, REFUSALS, ApiError
+from olympiad.web.deps import WebDoor, door, served, token
+from olympiad.web.models import Pairings
+from producers.signing import checkpoint_basis as basis_of
+from projections.views.matches import pairings_view
+from projections.views.pairing import pairing_explanation, proposal_view
+
+router = APIRouter()
+
+
+@router.get("/api/tournaments/{tid}/rounds/{rnd}/pairings", response_model=Pairings, responses=READ_ERRORS, tags=["read"])
+def pairings(rnd: int, tid: str = Depends(served), web: WebDoor = Depends(door)) -> dict:
+    """The pairing of a round with live board-by-board results and match scores."""
+    with web.backend.read() as snap:
+        return pairings_view(snap, rnd)
+
+
+@router.get("/api/tournaments/{tid}/rounds/{rnd}/proposal", responses=REFUSALS, tags=["pairing"])
+def proposal(rnd: int, tid: str = Depends(served), web: WebDoor = Depends(door)) -> dict:
+    """The engine's proposed pairing of round ``rnd`` (``PairingProposed``, with its decision
+    trace): it exists once the previous round is complete (issue 3)."""
+    with web.backend.read() as snap:
+        return proposal_view(snap.state, rnd)
+
+
+@router.post("/api/tournaments/{tid}/rounds/{rnd}/pairing", status_code=201, responses=REFUSALS, tags=["pairing"])
+def publish_pairing(rnd: int, tid: str = Depends(served), bearer: str | None = Depends(token),
+                    web: WebDoor = Depends(door)) -> dict:
+    """Pair round ``rnd`` and publish it: one ``PairRound`` with ``publish`` (the pending proposal,
+    engine's or amended, if there is one, else the engine's); answers the ``RoundPaired``. Chief
+    arbiter only."""
+    outcome = web.send({"command": "PairRound", "tournament_id": tid, "actor": web.actor(bearer, tid), "round": rnd,
+                        "publish": True})
+    with web.backend.read() as snap:
+        return snap.state.applied[outcome.event_ids[-1]].model_dump(mode="json")
+
+
+@router.get("/api/tournaments/{tid}/rounds/{rnd}/explanation", tags=["read"], responses=REFUSALS)
+def explanation(rnd: int, tid: str = Depends(served), team: str | None = Query(None, description="a team id: its lines only"),
+                web: WebDoor = Depends(door)) -> dict[str, Any]:
+    """The pairing engine's decision trace for round ``rnd`` (the next round to pair): score
+    groups, floaters, opponents, colours, tables (``projections.views.pairing``)."""
+    with web.backend.read() as snap:
+        return pairing_explanation(snap.state, rnd, team)  # RuleViolation: 422 naming the field and the rule
+
+
+@router.get("/api/tournaments/{tid}/rounds/{rnd}/checkpoint-basis", tags=["commands"], responses=REFUSALS)
+def checkpoint_basis(rnd: int, tid: str = Depends(served), bearer: str | None = Depends(token),
+                     web: WebDoor = Depends(door)) -> dict[str, Any]:
+    """What the chief arbiter signs for closed round ``rnd`` (``SignCheckpoint``): the log's hash
+    chain head and the round's standings and pairing digests (``producers.signing``); ``basis``
+    is null once the round has one. The embedded store only (on Kafka the CLI reads
+    ``tournament-log`` itself)."""
+    web.tokens.authorize_chief(bearer, tid)
+    store = getattr(web.backend, "store", None)
+    if store is None:
+        raise ApiError(422, "the checkpoint basis is read from the embedded store", field="round",
+                       rule="checkpoints on the embedded store")
+    with web.backend.read() as snap:
+        state = snap.state
+        if rnd not in state.closed:
+            raise ApiError(422, f"round {rnd} is not closed", field="round", rule="a checkpoint of a closed round")
+        done = rnd in state.checkpoints or state.created.chief_key is None
+        return {"basis": None if done else basis_of(state, rnd, store.chain_head)}

@@ -1,0 +1,67 @@
+"""Standings as they are shown: the official standings after a round, the public scoreboard and the
+rows the standings stream carries, each row with the key that decides its place (``ranking``).
+
+The columns are ``projections.standings.columns``'s, the scoreboard's choice of standings
+``projections.scoreboard``'s; the page, the API, the stream and the CLI read these.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from projections.scoreboard import scoreboard
+from projections.standings.columns import standings_columns
+from projections.views.ranking import ranked_rows, ranking_explanation
+from projections.views.refs import NotFound
+from projections.views.snapshot import Snapshot, StandingsDocument
+
+STREAM_FIELDS = ("rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks")
+SCOREBOARD_FIELDS = ("rank", "pairing_number", "team_id", "name", "federation", "mp", "gp", "tiebreaks", "record")
+
+
+def official(snap: Snapshot, rnd: int) -> StandingsDocument:
+    """The standings after round ``rnd`` (as they stood when the next round was paired); raises ``NotFound``."""
+    try:
+        return snap.standings[rnd]
+    except KeyError:
+        raise NotFound(f"no standings after round {rnd} (rounds with standings: {sorted(snap.standings) or 'none'})") from None
+
+
+def standings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
+    """The standings after round ``rnd``: the canonical document (rows with every tie-break value
+    and its per-opponent breakdown) plus its SHA-256 digest and the tie-break order; each row also
+    names the key that puts it below the row above (``decided_by``, not part of the digested document)."""
+    st = official(snap, rnd)
+    tiebreaks = snap.state.profile.tiebreaks
+    return {**st.document, "rows": ranked_rows(st.document["rows"], tiebreaks), "digest": st.digest,
+            "tiebreaks": list(tiebreaks), "columns": standings_columns(tiebreaks)}
+
+
+def scoreboard_view(snap: Snapshot) -> dict[str, Any]:
+    """The public scoreboard (``projections.scoreboard``): the last complete round's standings,
+    or provisional ones with the decided matches of the round in progress, labelled; the columns
+    in order; the rounds whose official standings are one click away."""
+    board = scoreboard(snap.state, snap.standings)
+    st = board.standings
+    tiebreaks = snap.state.profile.tiebreaks
+    closed = sorted(r for r, s in snap.standings.items() if s.complete or r < snap.last_round)
+    return {
+        "round": board.round, "based_on": board.based_on, "decided": board.decided, "tables": board.tables,
+        "provisional": board.provisional, "label": board.label, "digest": st.digest if st else None,
+        "columns": standings_columns(tiebreaks), "closed_rounds": closed,
+        "rows": ranked_rows(st.document["rows"], tiebreaks, SCOREBOARD_FIELDS) if st else [],
+    }
+
+
+def compact_rows(rows: Iterable[Mapping[str, Any]], tiebreaks: Sequence[str]) -> list[dict[str, Any]]:
+    """Standings document rows (``document["rows"]``, or the rows of a ``StandingsUpdated``) as the
+    standings stream carries them: ``STREAM_FIELDS`` and each row's ``decided_by``. Raises
+    ``KeyError`` for a row missing one."""
+    return ranked_rows(list(rows), tiebreaks, STREAM_FIELDS)
+
+
+def compare_view(snap: Snapshot, rnd: int, a: str, b: str) -> dict[str, Any]:
+    """Which key separates teams ``a`` and ``b`` in the standings after round ``rnd``, and why
+    (``ranking.ranking_explanation``, with ``round``). Raises ``NotFound`` for an unknown team or
+    round, ``ValueError`` if ``a == b``."""
+    st = official(snap, rnd)
+    return {"round": rnd, **ranking_explanation(st.document["rows"], snap.state.profile.tiebreaks, a, b)}
