@@ -22,7 +22,7 @@ from projections.standings.decided_by import SHARED, decided_by_documents
 from projections.store import EventStore
 from projections.views.ranking import ranking_explanation
 from schemas.commands import parse_command
-from tests.factories import TID, four_team_round_one
+from tests.factories import TID, four_team_round_one, imported
 from tests.unit.test_c07_tiebreaks import PROFILE as C07_EXAMPLE
 from tests.unit.test_c07_tiebreaks import TID as C07_TID
 from tests.unit.test_c07_tiebreaks import events as c07_events
@@ -37,7 +37,7 @@ def serve(events: list, clock: Any = None) -> tuple[Any, EventStore]:
     """``create_app`` over an in-memory store holding ``events``; ``clock``: the app's clock (default its own)."""
     engine = store_engine("sqlite://")
     store = EventStore(engine=engine)
-    store.append(events)
+    imported(store, events)
     tokens = TokenStore(engine)
     tokens.set_chief_token(store.state.tournament_id, CHIEF)
     app = create_app(EmbeddedBackend(store), tokens, **({"clock": clock} if clock else {}))
@@ -139,7 +139,7 @@ def test_pair_and_publish_over_http_is_the_command_the_commands_endpoint_takes()
 
 def test_pair_and_publish_from_the_command_line_is_the_same_command(tmp_path):
     db = f"sqlite:///{tmp_path / 'events.sqlite'}"
-    EventStore(db).append(four_team_round_one())
+    imported(EventStore(db), four_team_round_one())
     result = CliRunner().invoke(cli, ["round", "pair", TID, "2", "--publish", "--db", db],
                                 env={"OLYMPIAD_CLOCK": FIXED, "COLUMNS": "200"})
     assert result.exit_code == 0, result.output
