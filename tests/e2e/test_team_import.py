@@ -46,3 +46,15 @@ def test_a_csv_with_a_bad_row_is_refused_whole(tmp_path):
     csv.write_text("team_id,team,board,name\nA,Alpha,one,Alpha 1\n")
     code, out = _run(db, "team", "import", "csv-cup", csv)
     assert code == 2 and "line 2, column board: 'one' is not a whole number" in out
+
+
+def test_a_refused_csv_cell_prints_the_one_refusal_line_with_its_rule(tmp_path):
+    """The importer's ``[rule: ...]`` is text, not console markup: the line ends with it, no trailing space."""
+    db = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    assert _run(db, "new", "csv-cup", "--name", "CSV Cup")[0] == 0
+    csv = tmp_path / "t.csv"
+    csv.write_text("team_id,team,federation,board,name,rating\nA,Alpha,UZB,1,Ann,2500\nA,Alpha,UZB,2,Bob,abc\n")
+    result = CliRunner().invoke(app, ["team", "import", "csv-cup", str(csv)], env={"OLYMPIAD_DB": db})
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [f"refused: {csv}: line 3, column rating: 'abc' is not a whole number "
+                                          "[rule: team file columns: whole numbers]"]
