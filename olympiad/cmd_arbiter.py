@@ -79,12 +79,15 @@ def new(
     """Create a tournament: name, dates, venue, chief arbiter, rule profile, rounds, the checkpoint key."""
     import json
 
+    from rich.markup import escape
+
     chosen: Any = profile
     if profile_file is not None:
         try:
             chosen = json.loads(profile_file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            err().print(f"[bold red]refused[/]: --profile-file {profile_file}: {exc}")
+            err().print(f"[bold red]refused[/]: {escape(f'--profile-file {profile_file}: {exc}')}", highlight=False,
+                        soft_wrap=True)
             raise typer.Exit(code=2) from None
     key = None
     if not no_key:
@@ -94,7 +97,7 @@ def new(
         try:
             key = public_hex(load_or_create_key(path))
         except (OSError, ValueError) as exc:
-            err().print(f"[bold red]refused[/]: --key {path}: {exc}")
+            err().print(f"[bold red]refused[/]: {escape(f'--key {path}: {exc}')}", highlight=False, soft_wrap=True)
             raise typer.Exit(code=2) from None
     fields = {"tournament_id": tournament, "actor": actor(who), "name": name, "profile": chosen, "rounds": rounds,
               "chief_key": key,
@@ -132,6 +135,8 @@ def team_import(
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
     """Register every team of a CSV file, or of a TRF-2026 file's team records (310/013 with 001), at once (all or none)."""
+    from rich.markup import escape
+
     from olympiad.output import note_titles
     from producers.importers.common import title_note
     from producers.importers.team_file import read_team_file
@@ -139,7 +144,8 @@ def team_import(
     try:
         teams = read_team_file(path.read_bytes(), path.name)
     except (OSError, ValueError) as exc:
-        err().print(f"[bold red]refused[/]: {path}: {exc}")
+        # escaped: the refusal's "[rule: ...]" is text, not rich markup (unescaped it vanished)
+        err().print(f"[bold red]refused[/]: {escape(f'{path}: {exc}')}", highlight=False, soft_wrap=True)
         raise typer.Exit(code=2) from None
     note_titles(title_note((t.get("team_id", ""), p.get("name", ""), p.get("title") or "") for t in teams for p in t["players"]))
     submit("ImportTeams", {"tournament_id": tournament, "actor": actor(who), "teams": teams}, db, kafka)

@@ -68,8 +68,14 @@ def check_tournament(state: "TournamentState", tournament_id: str, what: str) ->
 
 
 def _created(state: "TournamentState", e: Any) -> None:
+    """A log holds one tournament, created once (another tournament's creation names the one it
+    holds); a built-in profile's name keeps its rules."""
     from schemas.profile import PROFILES
 
+    if state.created is not None and e.tournament_id != state.tournament_id:
+        raise RuleViolation(f"this log already holds the tournament {state.tournament_id!r} ({state.created.name}); "
+                            f"create {e.tournament_id!r} in a store of its own", field="tournament_id",
+                            rule="one tournament per log")
     if state.created is not None:
         raise RuleViolation("the tournament already exists", field="type", rule="created once")
     builtin = PROFILES.get(e.profile.name)

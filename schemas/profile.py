@@ -68,6 +68,15 @@ class SwissTeamRules(BaseModel):
     alternation_history: Literal["compressed", "by-round"] = "compressed"
 
 
+D02_2022 = "D.02 2022"
+PAIRING_SOURCES = {"burstein-2008": "2008 Olympiad pairing rules", "exchange-2022": D02_2022}
+"""The rule source of each group pairing system: the Burstein-type pairing of the 2008 Olympiad
+(Dresden; spec section 4, sources S1-S5: its articles are not numbered here, the spec rules R-*
+are cited with the source's name) and the FIDE D.02 Olympiad Pairing Rules 2022 (cited by
+article)."""
+SWISS_TEAM_SOURCE = "C.04.6 2026"
+
+
 class RuleProfile(BaseModel):
     """A complete, named rule configuration of a team Swiss event.
 
@@ -124,6 +133,12 @@ class RuleProfile(BaseModel):
     # --- FIDE C.04.6 (2026) Swiss Team pairing instead of D.02 when set (SwissTeamRules)
     swiss_team: SwissTeamRules | None = None
     tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")
+
+    @property
+    def pairing_source(self) -> str:
+        """The rule text this profile's pairing system follows, as its explanations cite it
+        (``PAIRING_SOURCES`` by ``group_pairing``; C.04.6 when ``swiss_team`` is set)."""
+        return SWISS_TEAM_SOURCE if self.swiss_team is not None else PAIRING_SOURCES[self.group_pairing]
 
     @model_validator(mode="after")
     def _consistent(self) -> "RuleProfile":

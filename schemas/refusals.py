@@ -66,23 +66,32 @@ def _member(part: Any) -> bool:
                                                                    and any(c.islower() for c in part))
 
 
+COUNTED = {"codes": "board"}
+"""Lists whose items the arbiter counts from 1 by what they stand for: ``RecordResults.codes``
+holds one code per board, board 1 first, so its third code is ``codes[board 3]``, not ``codes[2]``."""
+
+
 def field_path(loc: Iterable[Any], keep_last: bool = False) -> str:
     """The product's form of a pydantic location: ``("teams", 0, "players", 2, "title")`` ->
     ``teams[0].players[2].title``; union members dropped; a key that is not a field name (an
     unknown field of any text) quoted and cut, ``["\\x00"]``. ``keep_last``: the last part is a key
-    the input gave (an unknown field), kept whatever it looks like. Empty for the whole input."""
+    the input gave (an unknown field), kept whatever it looks like. Empty for the whole input.
+    A position in a list of ``COUNTED`` is named as the arbiter counts it: ``("codes", 2)`` ->
+    ``codes[board 3]``; other positions count from 0."""
     parts = list(loc)
     out = ""
+    name = ""
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
         if _member(part) and not (keep_last and last):
             continue
         if isinstance(part, int):
-            out += f"[{part}]"
+            out += f"[{COUNTED[name]} {part + 1}]" if name in COUNTED else f"[{part}]"
         elif isinstance(part, str) and _IDENT.match(part) and len(part) <= 64:
             out += f".{part}" if out else part
         else:
             out += f"[{shown(part, 40)}]"
+        name = part if isinstance(part, str) else ""
     return out
 
 

@@ -90,7 +90,8 @@ def record_table(state: TournamentState, c: Any) -> list[Any]:
     boards = [e.board for e in entries]
     if len(set(boards)) != len(boards):
         raise RuleViolation(f"boards {boards}: a board is given twice", field="boards", rule="one result per board")
-    where = (lambda i, e: f"boards.{i}.") if c.codes is None else (lambda i, e: f"codes.{e.board - 1}.")
+    # a code is named by its board, as the arbiter counts it (schemas.refusals.COUNTED)
+    where = (lambda i, e: f"boards.{i}.") if c.codes is None else (lambda i, e: f"codes[board {e.board}].")
     return [board_result(state, c, e.board, e.result, e.forfeit, e.note, where(i, e)) for i, e in enumerate(entries)]
 
 

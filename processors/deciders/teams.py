@@ -10,7 +10,27 @@ from schemas import event_ids
 from schemas.events import RosterChanged, StartingRanksSet, TeamRegistered, TeamWithdrawn
 
 
-def _registration(state: TournamentState, c: Any, entry: Any, from_round: int | None) -> TeamRegistered:
+REGISTRATION_RULE = ("a team's registration is its identity: change its players with ChangeRoster (olympiad team "
+                     "roster), or withdraw it (WithdrawTeam)")
+
+
+def same_registration(state: TournamentState, entry: Any, field: str) -> None:
+    """Raise ``RuleViolation`` (field ``<field>.name``, ``.federation``, ``.pairing_number`` or
+    ``.players``, the first that differs) if ``entry`` registers a team the log holds with other
+    facts than its registration: a registration again is already recorded, never a change."""
+    prior = state.applied.get(event_ids.team(state.tournament_id or "", entry.team_id))
+    if prior is None:
+        return
+    for key in ("name", "federation", "pairing_number", "players"):
+        was, now = getattr(prior, key), getattr(entry, key)
+        if was != now:
+            told = "other players" if key == "players" else f"{key} {was!r}; this entry gives {now!r}"
+            raise RuleViolation(f"team {entry.team_id!r} is registered with {told}", field=f"{field}.{key}",
+                                rule=REGISTRATION_RULE)
+
+
+def _registration(state: TournamentState, c: Any, entry: Any, from_round: int | None, field: str) -> TeamRegistered:
+    same_registration(state, entry, field)
     late = from_round is not None and from_round > 1 or state.last_round > 0
     if not late:
         nominations_open(state, c.issued_at, "team")
@@ -25,7 +45,7 @@ def register(state: TournamentState, c: Any) -> list[Any]:
     """``RegisterTeam`` -> ``TeamRegistered``. Before round 1 is published and the nomination
     deadline it is a registration; after, a late entry that plays from ``from_round`` (default:
     the next round) and takes the next pairing number."""
-    return [_registration(state, c, c.team, c.from_round)]
+    return [_registration(state, c, c.team, c.from_round, "team")]
 
 
 def listed_once(entries: Any) -> None:
@@ -42,7 +62,7 @@ def listed_once(entries: Any) -> None:
 def import_teams(state: TournamentState, c: Any) -> list[Any]:
     """``ImportTeams`` -> one ``TeamRegistered`` per team, all accepted or none."""
     listed_once(c.teams)
-    return [_registration(state, c, entry, None) for entry in c.teams]
+    return [_registration(state, c, entry, None, f"teams.{i}") for i, entry in enumerate(c.teams)]
 
 
 def change_roster(state: TournamentState, c: Any) -> list[Any]:

@@ -6,9 +6,11 @@ and optionally ``fide_id``, ``title``, ``rating``, ``pairing_number``. Rows of o
 in any order; the teams keep the order of their first row.
 
 ``read_teams(text)`` returns the ``ImportTeams`` command's ``teams`` as plain dicts (the door
-decides them); raises ``ValueError`` naming the line and the column. Each row is read through the
-command's own models (``schemas.commands.TeamEntry``, ``schemas.events.Player``), so that a value
-they refuse is refused here with its line and column, in the product's words (``schemas.refusals``).
+decides them); raises ``ValueError`` naming the line and the column, also for a row that gives
+its team another name, federation or pairing number than the team's earlier rows. Each row is
+read through the command's own models (``schemas.commands.TeamEntry``, ``schemas.events.Player``),
+so that a value they refuse is refused here with its line and column, in the product's words
+(``schemas.refusals``).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from pydantic import ValidationError
 from producers.importers.text_files import csv_rows
 from schemas.commands import TeamEntry
 from schemas.events import Player
-from schemas.refusals import problem
+from schemas.refusals import problem, shown
 
 REQUIRED = ("team_id", "team", "board", "name")
 COLUMN_OF = {"board_order": "board", "name": "name"}
@@ -42,13 +44,19 @@ def read_teams(text: str) -> list[dict[str, Any]]:
     if missing:
         raise ValueError(f"line 1: the header misses the column(s) {', '.join(missing)} (needs {', '.join(REQUIRED)})")
     teams: dict[str, dict[str, Any]] = {}
+    first_line: dict[str, int] = {}
     for line, row in enumerate(rows, start=2):
         tid = (row.get("team_id") or "").strip()
         team = teams.setdefault(tid, {"team_id": tid, "name": (row.get("team") or "").strip(),
                                       "federation": (row.get("federation") or "").strip(), "players": []})
+        first_line.setdefault(tid, line)
+        _same_team(team, {"name": (row.get("team") or "").strip(), "federation": (row.get("federation") or "").strip()},
+                   line, first_line[tid])
         number = (row.get("pairing_number") or "").strip()
         if number:
-            team["pairing_number"] = _int(number, line, "pairing_number")
+            given = _int(number, line, "pairing_number")
+            _same_team(team, {"pairing_number": given}, line, first_line[tid], skip_missing=True)
+            team["pairing_number"] = given
         player: dict[str, Any] = {"board_order": _int(row.get("board"), line, "board"), "name": (row.get("name") or "").strip()}
         for column in ("fide_id", "title"):
             value = (row.get(column) or "").strip()
@@ -65,6 +73,23 @@ def read_teams(text: str) -> list[dict[str, Any]]:
     for team in teams.values():
         team["players"].sort(key=lambda p: p["board_order"])
     return list(teams.values())
+
+
+TEAM_COLUMN = {"name": "team", "federation": "federation", "pairing_number": "pairing_number"}
+SAME_TEAM_RULE = "one registration per team: every row of a team gives its name, federation and pairing number alike"
+
+
+def _same_team(team: dict[str, Any], given: dict[str, Any], line: int, first: int, skip_missing: bool = False) -> None:
+    """Raise ``RowError`` (the column of the first field that differs) if a row of ``team`` gives
+    another team name, federation or pairing number than its earlier rows (the first on line
+    ``first``): a team is registered once, as one entry, so a later row cannot rename it.
+    ``skip_missing``: a field the earlier rows did not give (a pairing number on a later row) is taken."""
+    for key, value in given.items():
+        if skip_missing and key not in team:
+            continue
+        if team[key] != value:
+            raise RowError(line, TEAM_COLUMN[key], f"an earlier row of team {team['team_id']!r} (from line {first}) "
+                           f"gives {shown(team[key])}; this row says {shown(value)}", SAME_TEAM_RULE)
 
 
 def _check(model: Any, fields: dict[str, Any], line: int, columns: dict[str, str]) -> None:

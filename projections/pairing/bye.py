@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from projections.pairing.entrants import Entrant
 from projections.pairing.matching import Compat, Mate, NoLegalPairing, perfect_matching
-from projections.pairing.trace import Trace
+from projections.pairing.trace import Rule, Trace
 
-RULE = "spec R-B1, D.02 2022 art. 4"
+RULE = Rule("spec R-B1", "art. 4")
 
 
-def choose_bye(entrants: list[Entrant], compat: Compat, trace: Trace, pair_rule: str = "spec R-P1 / D.02 6.1 (no rematch)") -> tuple[int | None, Mate]:
+def choose_bye(entrants: list[Entrant], compat: Compat, trace: Trace, pair_rule: str) -> tuple[int | None, Mate]:
     """``(place of the bye team or None, a perfect matching of the others)``; ``compat`` says who
     may meet whom, ``pair_rule`` names that rule in errors.
 
@@ -41,5 +41,7 @@ def choose_bye(entrants: list[Entrant], compat: Compat, trace: Trace, pair_rule:
             return e.place, mate
         passed.append(f"{e.team_id} (the others could not all be paired)")
     if not any(not e.bye_block for e in entrants):
-        raise NoLegalPairing(f"{RULE}: {len(places)} teams to pair and none may get the bye (each had a bye, a default win or entered late)")
-    raise NoLegalPairing(f"{RULE}: no eligible team's bye leaves the other {len(places) - 1} teams pairable under {pair_rule}")
+        raise NoLegalPairing(f"{trace.cite(RULE)}: {len(places)} teams to pair and none may get the bye (each had a "
+                             "bye, a default win or entered late)")
+    raise NoLegalPairing(f"{trace.cite(RULE)}: no eligible team's bye leaves the other {len(places) - 1} teams pairable "
+                         f"under {pair_rule}")

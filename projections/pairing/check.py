@@ -22,7 +22,7 @@ from typing import Iterable
 from projections.history import History
 from projections.pairing.bye import choose_bye
 from projections.pairing.colours import BLACK, WHITE
-from projections.pairing.constraints import Constraints
+from projections.pairing.constraints import SOFT_LIMITS, Constraints
 from projections.pairing.entrants import build_entrants
 from projections.pairing.matching import NoLegalPairing, best_kept
 from projections.pairing.score_groups import DOWN, processing_order
@@ -78,7 +78,7 @@ def _bye(entrants, place, bye, cons) -> list[Violation]:
     if e.bye_block:
         return [Violation(rule, (bye,), f"{bye} may not get the bye: it {e.bye_block}")]
     try:
-        due, _ = choose_bye(entrants, cons.may_meet, Trace(), cons.rule)
+        due, _ = choose_bye(entrants, cons.may_meet, Trace(cons.source), cons.rule)
     except NoLegalPairing as exc:
         return [Violation(rule, (bye,), str(exc))]
     if due != e.place:
@@ -133,7 +133,8 @@ def _floats(entrants, pairs, bye, profile: RuleProfile, cons: Constraints, limit
                 for a, b in broken:
                     out.append(Violation("R-C3 colour limit", (names[a], names[b]),
                                          f"{names[a]} v {names[b]}: no colour keeps both inside the limits, and group "
-                                         f"{step.score} could keep {limited[0]} pairings within them (D.02 7.4)"))
+                                         f"{step.score} could keep {limited[0]} pairings within them "
+                                         f"({SOFT_LIMITS.cite(cons.source)})"))
         done = {p for pair in kept_pairs for p in pair}
         remainder = [p for p in remainder if p not in done]
         carried[step.direction] = leaving

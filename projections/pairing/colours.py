@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from projections.pairing.trace import Rule
+
 WHITE, BLACK = "W", "B"
 
 
@@ -62,7 +64,7 @@ def limits_compatible(a: str, b: str) -> bool:
 
 def allocate(
     higher: ColourHistory, lower: ColourHistory, parity_number: int, first_colour: str
-) -> tuple[str, str, str]:
+) -> tuple[str, Rule, str]:
     """Board-1 colour of the higher-ranked team of a pair, and the rule that decided it.
 
     First rule that decides (R-C2; D.02 2022 art. 7.3-7.6; for 2008 spec [I]):
@@ -75,20 +77,21 @@ def allocate(
     5. R-C1 (D.02 7.2): ``first_colour`` (drawn by lot) if ``parity_number`` is odd, the other
        colour if it is even; ``parity_number`` is the higher-ranked team's pairing number or the
        table number (profile switch ``first_round_colours``).
-    Returns ``(colour of the higher-ranked team, rule reference, reason)``.
+    Returns ``(colour of the higher-ranked team, rule, reason)``; the rule is cited by the
+    profile's rule source (``trace.Rule.cite``).
     """
     white_fits = higher.may_receive(WHITE) and lower.may_receive(BLACK)
     black_fits = higher.may_receive(BLACK) and lower.may_receive(WHITE)
     if white_fits != black_fits:
-        return (WHITE if white_fits else BLACK), "spec R-C2(1), D.02 2022 art. 7.3", "colour limit"
+        return (WHITE if white_fits else BLACK), Rule("spec R-C2(1)", "art. 7.3"), "colour limit"
     if higher.difference != lower.difference:
-        return (BLACK if higher.difference > lower.difference else WHITE), "spec R-C2(2), D.02 2022 art. 7.5.1", "equalisation"
+        return (BLACK if higher.difference > lower.difference else WHITE), Rule("spec R-C2(2)", "art. 7.5.1"), "equalisation"
     for own, other in zip(reversed(higher.by_round), reversed(lower.by_round)):
         if own is not None and other is not None and own != other:
-            return other, "spec R-C2(3), D.02 2022 art. 7.6", "alternation"
+            return other, Rule("spec R-C2(3)", "art. 7.6"), "alternation"
     if higher.last is not None:
-        return opposite(higher.last), "spec R-C2(4), D.02 2022 art. 7.6", "the higher-ranked team alternates"
+        return opposite(higher.last), Rule("spec R-C2(4)", "art. 7.6"), "the higher-ranked team alternates"
     if lower.last is not None:
-        return lower.last, "spec R-C2(4), D.02 2022 art. 7.6", "the lower-ranked team alternates"
+        return lower.last, Rule("spec R-C2(4)", "art. 7.6"), "the lower-ranked team alternates"
     colour = first_colour if parity_number % 2 else opposite(first_colour)
-    return colour, "spec R-C1, D.02 2022 art. 7.2", f"lot, parity of {parity_number}"
+    return colour, Rule("spec R-C1", "art. 7.2"), f"lot, parity of {parity_number}"

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from projections.pairing.colours import limits_compatible
 from projections.pairing.entrants import Entrant
+from projections.pairing.trace import Rule
 from schemas.profile import RuleProfile
+
+NO_REMATCH = Rule("spec R-P1", "art. 6.1")
+ABSOLUTE_LIMITS = Rule("spec R-P1, R-C3", "art. 6.1, 7.3")
+SOFT_LIMITS = Rule("spec R-C3", "art. 7.4")  # limits dropped only where keeping them costs pairings
 
 
 class Constraints:
@@ -24,6 +29,7 @@ class Constraints:
     def __init__(self, entrants: list[Entrant], profile: RuleProfile):
         self.entrants = entrants
         self.names = [e.team_id for e in entrants]
+        self.source = profile.pairing_source
         self.absolute = profile.colour_limits == "absolute"
         allowed = [e.colours.allowed for e in entrants]
         met = [e.met for e in entrants]
@@ -36,10 +42,11 @@ class Constraints:
 
     @property
     def rule(self) -> str:
-        """The pair rules in force, for error messages."""
+        """The pair rules in force, for error messages, cited from the profile's rule source:
+        ``"spec R-P1, D.02 2022 art. 6.1 (no rematch)"``."""
         if self.absolute:
-            return "spec R-P1, R-C3 / D.02 6.1, 7.3 (no rematch; colour limits absolute)"
-        return "spec R-P1 / D.02 6.1 (no rematch)"
+            return f"{ABSOLUTE_LIMITS.cite(self.source)} (no rematch; colour limits absolute)"
+        return f"{NO_REMATCH.cite(self.source)} (no rematch)"
 
     def limits_bind(self, places: list[int]) -> bool:
         """True if some team among ``places`` cannot receive both colours (R-C3 could decide)."""

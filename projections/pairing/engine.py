@@ -21,7 +21,7 @@ from projections.pairing.publication import publication_key
 from projections.pairing.score_groups import DOWN, describe_order, processing_order
 from projections.pairing.swiss_team.engine import propose_swiss_team
 from projections.pairing.proposed import Pairing
-from projections.pairing.trace import Trace
+from projections.pairing.trace import Rule, Trace
 from schemas.events import Table
 from schemas.profile import RuleProfile
 
@@ -38,7 +38,7 @@ def propose_pairing(history: History, profile: RuleProfile, rnd: int, absent: It
     if profile.swiss_team is not None:
         return propose_swiss_team(history, profile, rnd, absent)
     absent = tuple(sorted(set(absent)))
-    trace = Trace()
+    trace = Trace(profile.pairing_source)
     entrants = build_entrants(history, profile, rnd, absent)
     names = [e.team_id for e in entrants]
     rule, text = describe_order(profile, rnd)
@@ -46,7 +46,7 @@ def propose_pairing(history: History, profile: RuleProfile, rnd: int, absent: It
               + (f" (absent: {', '.join(absent)})" if absent else "") + f"; {text}")
     accelerated = [e.team_id for e in entrants if e.imaginary]
     if accelerated:
-        trace.add("spec R-A1, R-A2, R-A3", tuple(accelerated),
+        trace.add(Rule("spec R-A1, R-A2, R-A3"), tuple(accelerated),
                   f"imaginary MP (+{profile.acceleration_mp}, pairing score only): {', '.join(accelerated)}")
     cons = Constraints(entrants, profile)
     bye, hint = choose_bye(entrants, cons.may_meet, trace, cons.rule)
@@ -102,4 +102,5 @@ def board_one(higher: Entrant, lower: Entrant, table: int, profile: RuleProfile)
     lot = WHITE if profile.first_colour == "white" else BLACK
     parity = higher.pairing_number if profile.first_round_colours == "pairing-number" else table
     colour, rule, why = allocate(higher.colours, lower.colours, parity, lot)
-    return (higher, lower, rule, why) if colour == WHITE else (lower, higher, rule, why)
+    cited = rule.cite(profile.pairing_source)
+    return (higher, lower, cited, why) if colour == WHITE else (lower, higher, cited, why)

@@ -21,11 +21,11 @@ from projections.pairing.constraints import Constraints
 from projections.pairing.matching import GroupPlan, Mate, NoLegalPairing
 from projections.pairing.score_groups import DOWN, GroupStep
 from projections.pairing.subgroup import pair_subgroup
-from projections.pairing.trace import Trace
+from projections.pairing.trace import Rule, Trace
 
-RULE_GROUP = "spec R-G1, R-F1, R-C3; D.02 2022 art. 6.3, 7.4, 9.5"
-RULE_IN = "spec R-F2, R-F3; D.02 2022 art. 8.2.1, 8.3.1"
-RULE_OUT = "spec R-F1, R-F3, R-F4; D.02 2022 art. 8.2.2-8.2.4, 8.3.2-8.3.4, 9.4"
+RULE_GROUP = Rule("spec R-G1, R-F1, R-C3", "art. 6.3, 7.4, 9.5")
+RULE_IN = Rule("spec R-F2, R-F3", "art. 8.2.1, 8.3.1")
+RULE_OUT = Rule("spec R-F1, R-F3, R-F4", "art. 8.2.2-8.2.4, 8.3.2-8.3.4, 9.4")
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def pair_group(
                     break
                 passed.append(names[t])
             else:
-                raise NoLegalPairing(f"{RULE_OUT}: no floater of {label} leaves the round pairable")
+                raise NoLegalPairing(f"{trace.cite(RULE_OUT)}: no floater of {label} leaves the round pairable")
             plan.force_out(t)
             floaters.append(t)
             staying.remove(t)

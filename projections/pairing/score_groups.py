@@ -20,6 +20,7 @@ from typing import Iterable
 
 from projections.history import History
 from projections.standings import compute_standings
+from projections.pairing.trace import Rule
 from projections.standings.ranking import tiebreak_sort_key
 from schemas.profile import RuleProfile
 
@@ -64,14 +65,16 @@ def ranked_as_entered(history: History, teams: Iterable[str]) -> History:
                    history.board_results)
 
 
-def describe_order(profile: RuleProfile, rnd: int) -> tuple[str, str]:
-    """``(rule, text)`` naming the pairing order used in round ``rnd``."""
+def describe_order(profile: RuleProfile, rnd: int) -> tuple[Rule | str, str]:
+    """``(rule, text)`` naming the pairing order used in round ``rnd``: the D.02 2022 order (MP,
+    then pairing number) by its article whatever the profile (it is that rule's switch), the
+    others as spec rules cited from the profile's rule source."""
     if profile.pairing_order == "mp-then-pairing-number":
         return "D.02 2022 art. 3.2", "pairing order: MP, then pairing number"
     score = "pairing score (MP + imaginary MP)" if profile.acceleration and rnd <= profile.acceleration_rounds else "MP"
     if rnd < profile.fold_from_round and profile.early_round_group_order == "pairing-number":
-        return "spec R-O1, A4 option P", f"pairing order: {score}, then pairing number"
-    return "spec R-O1, R-O2", f"pairing order: {score}, then {', '.join(profile.tiebreaks)}, then pairing number"
+        return Rule("spec R-O1, A4 option P"), f"pairing order: {score}, then pairing number"
+    return Rule("spec R-O1, R-O2"), f"pairing order: {score}, then {', '.join(profile.tiebreaks)}, then pairing number"
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,10 @@ from projections.pairing.exchange import exchange_candidates
 from projections.pairing.fold import fold_candidates
 from projections.pairing.matching import Compat, Mate, NoLegalPairing, can_still_pair, perfect_matching
 from projections.pairing.split import s2_candidates, split_halves
-from projections.pairing.trace import Trace
+from projections.pairing.trace import Rule, Trace
 
-RULES = {"exchange": "spec R-X1, D.02 2022 art. 9.3", "fold": "spec R-W3, R-W4", "split": "spec R-W1, R-W2"}
+RULES = {"exchange": Rule("spec R-X1", "art. 9.3"), "fold": Rule("spec R-W3, R-W4"),
+         "split": Rule("spec R-W1, R-W2")}
 
 
 def pair_subgroup(
@@ -60,7 +61,8 @@ def pair_subgroup(
             else:
                 skipped.append(f"{names[c]} (the rest could not be paired)")
         else:
-            raise NoLegalPairing(f"{rule}: {names[first]} has no opponent in {label} that leaves the rest pairable")
+            raise NoLegalPairing(f"{trace.cite(rule)}: {names[first]} has no opponent in {label} that leaves the rest "
+                                 "pairable")
         why = f"; skipped {', '.join(skipped)}" if skipped else ""
         trace.add(rule, (names[first], names[c]),
                   f"{label}: {names[first]} v {names[c]} ({method} order, candidate {n} of {len(candidates)}{why})")

@@ -23,6 +23,7 @@ from olympiad.web.auth import TokenStore
 from olympiad.web.commands_api import NEW_EVENT
 from olympiad.web.embedded import EmbeddedBackend, store_engine
 from olympiad.web.http_door import HttpDoor
+from processors.deciders.teams import REGISTRATION_RULE
 from projections.store import EventStore
 from schemas import limits
 from schemas.canonical import canonical_json
@@ -147,8 +148,9 @@ def test_300_teams_and_an_import_in_parts_through_kafka(kafka_bootstrap: str, fr
             pipeline.stop("processors", signal.SIGKILL)
             pipeline.start("processors")
             out = door.submit(_import_command([{**more[-1], "name": "Another name"}]))
-            assert (out.accepted, out.field) == (False, "team_id")
-            assert out.reason == "team_id: team 'M1599' is already registered [rule: unique team]"
+            assert (out.accepted, out.field) == (False, "teams.0.name")
+            assert out.reason == (f"teams.0.name: team 'M1599' is registered with name {more[-1]['name']!r}; this entry "
+                                  f"gives 'Another name' [rule: {REGISTRATION_RULE}]")
             pipeline.check()
         finally:
             door.close()

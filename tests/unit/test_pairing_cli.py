@@ -18,6 +18,8 @@ def test_simulate_pair_check(tmp_path) -> None:
     paired = runner.invoke(app, ["pair", str(log), "--round", "3", "--explain", "T1", "--compare"])
     assert paired.exit_code == 0, paired.output
     assert "why Team 0001 (T1):" in paired.output and "6/6 pairs identical (100.0 %)" in paired.output
+    # the 2008 profile's explanation cites the 2008 Olympiad pairing rules, not D.02 2022
+    assert "; 2008 Olympiad pairing rules]" in paired.output and "D.02" not in paired.output
     checked = runner.invoke(app, ["check", str(log), "--round", "4"])
     assert checked.exit_code == 0 and "no rule violated" in checked.output, checked.output
     as_json = runner.invoke(app, ["pair", str(log), "--round", "2", "--json"])

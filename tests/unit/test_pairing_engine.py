@@ -110,8 +110,10 @@ def test_no_legal_pairing_names_the_constraint(profile: RuleProfile) -> None:
     state = field(profile, 4)
     for rnd in (1, 2, 3):
         play_round(state, profile, rnd)
-    with pytest.raises(NoLegalPairing, match=r"R-P1 / D.02 6.1 \(no rematch\): the 4 teams to pair cannot all be paired"):
+    cited = {"olympiad-2008": "spec R-P1; 2008 Olympiad pairing rules", "olympiad-2022": "spec R-P1, D.02 2022 art. 6.1"}
+    with pytest.raises(NoLegalPairing) as refused:
         propose_pairing(build_history(state, 3), profile, 4)
+    assert str(refused.value) == f"{cited[profile.name]} (no rematch): the 4 teams to pair cannot all be paired"
 
 
 def test_no_eligible_bye_names_the_constraint() -> None:
@@ -190,3 +192,20 @@ def test_the_proposal_exists_once_the_round_is_complete() -> None:
     record_match(state, 1, pairing.tables[-1].table, 2)
     proposal = next_round_proposal(state)
     assert proposal is not None and proposal.round == 2 and proposal.event_id == "t/r2/proposed"
+
+
+@pytest.mark.parametrize("profile, cited", [
+    (OLYMPIAD_2008, {"spec R-C2(1); 2008 Olympiad pairing rules", "spec R-W3, R-W4; 2008 Olympiad pairing rules",
+                     "spec R-B1; 2008 Olympiad pairing rules", "spec R-G1, R-F1, R-C3; 2008 Olympiad pairing rules"}),
+    (OLYMPIAD_2022, {"spec R-C2(1), D.02 2022 art. 7.3", "spec R-X1, D.02 2022 art. 9.3", "spec R-B1, D.02 2022 art. 4",
+                     "spec R-G1, R-F1, R-C3; D.02 2022 art. 6.3, 7.4, 9.5"}),
+], ids=lambda p: getattr(p, "name", ""))
+def test_the_trace_cites_the_profiles_own_rule_source(profile: RuleProfile, cited: set[str]) -> None:
+    """An explanation under the 2008 profile cites the 2008 Olympiad pairing rules, never D.02
+    2022 (whose articles it does not follow); under olympiad-2022 the D.02 2022 articles."""
+    sim = simulate(SimulationSpec(teams=11, rounds=4, seed=5, profile=profile))
+    rules = {line.rule for line in propose_pairing(build_history(sim.state, 3), profile, 4).lines}
+    assert cited <= rules
+    if profile is OLYMPIAD_2008:
+        assert [r for r in rules if "D.02" in r] == []
+        assert all(r.endswith("; 2008 Olympiad pairing rules") for r in rules)

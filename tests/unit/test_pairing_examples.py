@@ -17,7 +17,7 @@ from projections.pairing.score_groups import median_score
 from projections.pairing.subgroup import pair_subgroup
 from projections.pairing.trace import Trace
 from projections.standings import compute_standings
-from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022
+from schemas.profile import D02_2022, OLYMPIAD_2008, OLYMPIAD_2022
 from test_pairing_helpers import as_pairs, field, games, override, play_round, synthetic
 
 P2008 = OLYMPIAD_2008
@@ -134,7 +134,7 @@ def _subgroup(method: str, met: dict[int, int] | None = None) -> list[str]:
     cons = _six(met)
     letters = "ABCDEF"
     witness = {0: 1, 1: 0, 2: 3, 3: 2, 4: 5, 5: 4} if not met else {0: 2, 2: 0, 1: 3, 3: 1, 4: 5, 5: 4}
-    made = pair_subgroup(list(range(6)), method, cons.may_meet, witness, cons, Trace(), "group")
+    made = pair_subgroup(list(range(6)), method, cons.may_meet, witness, cons, Trace(D02_2022), "group")
     return [letters[a] + "-" + letters[b] for a, b in made]
 
 

@@ -77,3 +77,18 @@ def test_boards_are_named_or_given_by_position_not_both(http):
     assert answer.status_code == 422 and answer.json()["rule"] == "a table's results name one board at least"
     assert post({"boards": [{"board": 3, "result": "0-1"}]}).status_code == 201  # named: any subset of the boards
     assert {key: code for key, (_, code) in results().items()} == {(1, 1, 3): "0-1"}
+
+
+def test_a_bad_code_is_named_by_its_board_as_the_arbiter_counts_it(cli_store, http):
+    """The third code is board 3's: ``codes[board 3]``, not the list position ``codes[2]``."""
+    run, cli_results = cli_store
+    rule = "schema RecordResults v1: codes values"
+    said = "codes[board 3]: 'x' is not one of '1-0', '0-1', '1/2-1/2' or '-'"
+    assert run("1-0", "0-1", "x", "1-0") == (2, f"refused: command RecordResults: {said} [rule: {rule}]")
+    post, http_results = http
+    answer = post({"codes": ["1-0", "0-1", "x", "1-0"]})
+    assert answer.status_code == 422
+    assert answer.json() == {"detail": f"command RecordResults: {said} [rule: request schema: codes values]",
+                             "field": "codes[board 3]",
+                             "rule": "request schema: codes values", "event_id": None}
+    assert cli_results() == {} and http_results() == {}

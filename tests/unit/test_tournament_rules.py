@@ -82,3 +82,22 @@ def test_an_event_id_reused_for_different_content_is_refused():
     assert (exc.field, exc.rule) == ("result", "one result per board; changes go through a correction")
     squat = board(1, 1, 1, "1-0", event_id=f"{TID}/r1/t1/b2")  # board 1's result under board 2's id
     assert (refused(state, squat).field, refused(state, squat).rule) == ("event_id", "an event's id is derived from its content")
+
+
+def test_a_second_tournament_in_a_log_is_refused_naming_the_one_it_holds():
+    from processors.deciders import handle
+    from schemas.commands import parse_command
+
+    state = state_of([created()])
+    command = parse_command({"command": "CreateTournament", "tournament_id": "other-cup", "name": "Other Cup",
+                             "actor": {"role": "chief", "id": "chief"}, "profile": "olympiad-2022"})
+    with pytest.raises(RuleViolation) as info:
+        handle(state, command)
+    assert str(info.value) == (f"tournament_id: this log already holds the tournament {TID!r} (Test Open); create "
+                               "'other-cup' in a store of its own [rule: one tournament per log]")
+    assert state.tournament_id == TID and state.created.name == "Test Open"
+    same = parse_command({"command": "CreateTournament", "tournament_id": TID, "name": "Test Open again",
+                          "actor": {"role": "chief", "id": "chief"}, "profile": "olympiad-2022"})
+    with pytest.raises(RuleViolation) as info:
+        handle(state, same)  # the same tournament again, other facts: created once
+    assert (info.value.field, info.value.rule) == ("type", "created once")

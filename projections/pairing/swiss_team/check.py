@@ -54,7 +54,7 @@ def check_swiss_team(history: History, profile: RuleProfile, rnd: int, tables: I
     if bye != due:
         out.append(Violation("C.04.6 art. 3.4 PAB", tuple(x for x in (bye, due) if x),
                              f"the PAB goes to {due or 'nobody'}, not to {bye or 'nobody'}"))
-    trace = Trace()
+    trace = Trace(profile.pairing_source)
     prescribed = {frozenset((t.home, t.away)): t for t in colour_tables(plan, profile, trace)}
     bracket_of = {}
     for top, bottom in plan.pairs:

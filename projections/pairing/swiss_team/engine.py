@@ -42,7 +42,7 @@ def plan_round(history: History, profile: RuleProfile, rnd: int, absent: Iterabl
     Raises ``ValueError`` for an unusable history and ``NoLegalPairing`` (art. 3.3.3) when the
     round cannot be paired.
     """
-    trace = trace or Trace()
+    trace = trace or Trace(profile.pairing_source)
     rules = profile.swiss_team
     teams = build_teams(history, profile, rnd, absent)
     by_tpn = {t.tpn: t for t in teams}
@@ -85,7 +85,7 @@ def colour_tables(plan: RoundPlan, profile: RuleProfile, trace: Trace | None = N
     """The tables of ``plan`` (art. 4 colours; home = White on board 1), ordered by the higher
     score of the pair, then the sum of both scores (descending), then the smaller TPN: C.04.6
     leaves the board order to the competition (GHR art. 3.6)."""
-    trace = trace or Trace()
+    trace = trace or Trace(profile.pairing_source)
     rules = profile.swiss_team
     initial = "W" if profile.first_colour == "white" else "B"
     order = sorted(plan.pairs, key=lambda p: (-max(p[0].score, p[1].score), -(p[0].score + p[1].score), min(p[0].tpn, p[1].tpn)))
@@ -101,7 +101,7 @@ def colour_tables(plan: RoundPlan, profile: RuleProfile, trace: Trace | None = N
 def propose_swiss_team(history: History, profile: RuleProfile, rnd: int, absent: Iterable[str] = ()) -> Pairing:
     """The ``Pairing`` of round ``rnd`` under the C.04.6 profile ``profile`` (see ``plan_round``)."""
     absent = tuple(sorted(set(absent)))
-    trace = Trace()
+    trace = Trace(profile.pairing_source)
     trace.add("C.04.6 art. 3.3.2", (), f"round {rnd}, profile {profile.name}: C.04.6 Swiss Team pairing, "
               f"{profile.swiss_team.colour_preferences} colour preferences, primary score {profile.swiss_team.primary_score.upper()}"
               + (f" (absent: {', '.join(absent)})" if absent else ""))
