@@ -145,14 +145,21 @@ class EmbeddedBackend:
             self._wake.clear()
             try:
                 update = await asyncio.to_thread(self._recompute)
+                if update is None:  # the writes that woke it were carried by the previous update
+                    continue
                 publish(update)
                 if update.complete and update.round not in self._projected_complete:
                     await asyncio.to_thread(self._project)
             except Exception:  # a bug must not end the updates: the next write tries again
                 log.exception("standings update failed")
 
-    def _recompute(self) -> StandingsUpdate:
+    def _recompute(self) -> StandingsUpdate | None:
+        """The update for the writes since the last one; None when there are none (two writes back
+        to back wake the updater twice, and the first update may carry both: a second one would
+        reach the scoreboards with nothing that caused it)."""
         with self._lock:  # a consistent copy (~1 ms), so writes need not wait for the computation
+            if not self._caused:
+                return None
             state = frozen_copy(self.store.state)
             touched, caused, self._touched, self._caused = self._touched, self._caused, {}, []
         last = max(state.rounds)
