@@ -393,7 +393,7 @@ class JudgeDoor:
         self.n = 0
 
     def __call__(self, m: Mutant, c: Counts) -> None:
-        from processors.app import Judge, judge_message
+        from processors.judge import Judge, judge_message
 
         c.mutants += 1
         self.n += 1
@@ -430,7 +430,8 @@ class WorkerDoor:
     name = "worker"
 
     def __init__(self) -> None:
-        from projections.worker import Projector, make_engine
+        from projections.projector import Projector
+        from projections.worker import make_engine
 
         self.projector = Projector(make_engine("sqlite://"), "fuzz")
         self.n = 0

@@ -28,7 +28,8 @@ from producers.publish import Follower, publish
 from producers.terminal import Terminal
 from producers.sources import load_source
 from projections.store import EventStore, events_table, matches_table, standings_documents, standings_table
-from projections.worker import Worker, caught_up, offsets_table
+from projections.projector import offsets_table
+from projections.worker import Worker, caught_up
 from schemas.events import BoardResultRecorded, RoundPaired, Table
 
 pytestmark = pytest.mark.integration

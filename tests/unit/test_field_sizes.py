@@ -174,7 +174,7 @@ def test_the_processors_keep_a_large_imports_events_in_store_entries_that_each_f
     processors' producer (MessageSizeTooLargeError)."""
     import orjson
 
-    from processors.app import Judge, judge_message
+    from processors.judge import Judge, judge_message
 
     store: dict = {}
     judge = Judge(store)
