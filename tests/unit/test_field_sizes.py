@@ -13,7 +13,7 @@ from olympiad.cli import app
 from processors.deciders import handle
 from producers.doors import EmbeddedDoor, Outcome, in_parts
 from projections.history import build_history
-from projections.pairing.check import check_pairing
+from projections.pairing.systems import check_pairing
 from projections.replay import replay
 from projections.store import EventStore
 from schemas import limits
