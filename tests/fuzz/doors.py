@@ -383,9 +383,18 @@ class LogDoor:
             c.problem("lost", m, "the survivor is not the last event read")
 
 
+def _imported(tid: str, facts: bytes) -> bytes:
+    """An ``ImportFacts`` of tournament ``tid`` whose ``facts`` array holds the JSON texts ``facts``
+    (whatever bytes a mutant is: a broken one breaks the message, as it would on the topic)."""
+    head = json.dumps({"command": "ImportFacts", "tournament_id": tid, "actor": {"role": "importer", "id": "fuzz"},
+                       "source": "fuzz"})
+    return head[:-1].encode() + b', "facts": [' + facts + b"]}"
+
+
 class JudgeDoor:
-    """The Kafka processors' ``judge_message`` (events and commands), keyed by the tournament id,
-    then the survivor; the store must rebuild the same state."""
+    """The Kafka processors' ``judge_message`` (commands; an event mutant as the one fact of an
+    ``ImportFacts``: the input topics carry commands), keyed by the tournament id, then the
+    survivor; the store must rebuild the same state."""
 
     name = "processors"
 
@@ -400,10 +409,10 @@ class JudgeDoor:
         tid = f"f{self.n}"
         store: dict = {}
         judge = Judge(store)
-        for body in registration(tid):
-            assert judge_message(judge, json.dumps(body).encode(), tid.encode()).accepted
+        assert judge_message(judge, _imported(tid, b",".join(json.dumps(b).encode() for b in registration(tid))),
+                             tid.encode()).accepted
         raw = m.render(tid)
-        verdict = judge_message(judge, raw, tid.encode())
+        verdict = judge_message(judge, raw if "command" in m.template else _imported(tid, raw), tid.encode())
         if verdict.rule == "judged without error":
             c.problem("crashes", m, verdict.reason)
         elif verdict.accepted:
@@ -413,7 +422,7 @@ class JudgeDoor:
                     c.problem("invalid_accepted", m, v)
         else:
             c.refusal(m, verdict.field, verdict.rule)
-        survivor = judge_message(judge, json.dumps(_survivor(tid)).encode(), tid.encode())
+        survivor = judge_message(judge, _imported(tid, json.dumps(_survivor(tid)).encode()), tid.encode())
         if not survivor.accepted and not verdict.accepted:
             c.problem("lost", m, f"survivor refused: {survivor.reason}")
         for _, key, value in judge.commit():
