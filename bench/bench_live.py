@@ -7,7 +7,7 @@ Three measurements in one run, on the same broker:
 2. latency: Samarkand 2026 Open published at each of ``--rates`` board results per second
    (rounds 1 to ``--latency-rounds``); for each board result, the time from its send to the
    arrival of the first ``StandingsUpdated`` that includes it (its ``log-position`` is past the
-   result's offset in ``tournament-log``): publisher -> board-results -> processors (judge) ->
+   result's offset in ``tournament-log``): publisher (ImportFacts) -> tournament-events -> processors (judge) ->
    tournament-log -> projection worker (SQL transaction, standings) -> standings -> subscriber.
    p50/p99, and the same split at the subscriber's arrival of the result on ``tournament-log``
    (the processors' hop, then the worker's);

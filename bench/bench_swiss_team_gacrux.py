@@ -35,7 +35,7 @@ import time
 
 from producers.simulator import draw_spec, simulate
 from projections.history import build_history
-from projections.pairing.check import check_pairing
+from projections.pairing.systems import check_pairing
 from projections.pairing.entrants import teams_to_pair
 from projections.trf import export_trf
 from schemas.events import Table

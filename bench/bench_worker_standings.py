@@ -5,7 +5,7 @@ board results each, the registrations riding along in log order, each pairing st
 measurements, each the median over ``--runs`` runs of a whole tournament from a fresh state
 (the log parsed again, every memo of ``projections.memo`` emptied):
 
-- ``worker``: ``projections.worker.Projector.apply_batch`` on an in-memory SQLite database (the
+- ``worker``: ``projections.projector.Projector.apply_batch`` on an in-memory SQLite database (the
   read models, the standings and their SQL rows), then the payloads ``Worker.publish`` sends:
   ``StandingsUpdated`` as canonical JSON and the next round's ``PairingProposed`` (Kafka left out);
 - ``standings``: the computation alone, as the worker chains it: ``standings_after`` on the last
@@ -30,7 +30,8 @@ from projections.pairing.read_model import next_round_proposal
 from projections.replay import standings_after
 from producers.sources import load_source
 from projections.store import standings_document_row, standings_rows
-from projections.worker import Projector, make_engine, standings_event
+from projections.projector import Projector, standings_event
+from projections.worker import make_engine
 from schemas.canonical import canonical_json
 
 SOURCE = "samarkand-2026-open"

@@ -15,14 +15,15 @@ principal                       may
 ``admin``, ``processors``,      everything (``super.users`` of the broker's configuration:
 ``worker``                      the admin tools, the faust app, the projection worker)
 ``chief``, ``web``              write its commands topic and the two input topics
-                                (``tournament-events``, ``board-results``: data sets, and
-                                the web app's events); read the outputs
+                                (``tournament-events``, ``board-results``: what comes there
+                                is refused by the processors, no principal vouches for it);
+                                read the outputs
 any other (``terminal-7``,      write its own commands topic only; read the outputs
 ``captain-UZB``, ``arbiter-x``)
 ==============================  =========================================================
 
-The outputs are ``tournament-log``, ``match-results``, ``standings``, ``pairings``,
-``verdicts`` and ``dead-letters``. Which actor a principal's commands carry is the processors'
+The outputs are ``tournament-log``, ``standings``, ``pairings``, ``verdicts`` and
+``dead-letters``. Which actor a principal's commands carry is the processors'
 mapping (``processors.principals``).
 """
 from __future__ import annotations
@@ -41,8 +42,7 @@ SUPER_USERS = ("admin", "processors", "worker")
 """Principals the broker's ``super.users`` names (``deploy/kafka.sh``): no ACL applies to them."""
 INPUT_WRITERS = ("chief", "web")
 """Principals that may write the shared input topics as well as their own commands topic."""
-OUTPUTS = (topics.TOURNAMENT_LOG, topics.MATCH_RESULTS, topics.STANDINGS, topics.PAIRINGS, topics.VERDICTS,
-           topics.DEAD_LETTERS)
+OUTPUTS = (topics.TOURNAMENT_LOG, topics.STANDINGS, topics.PAIRINGS, topics.VERDICTS, topics.DEAD_LETTERS)
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 """A principal's name: also the tail of a topic name, so letters, digits, ``_`` and ``-`` only."""
 

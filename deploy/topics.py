@@ -6,35 +6,35 @@ contract (which events share a partition, hence an order) is written down once.
 ===========================  ==========================  ==========  ============================
 topic                        key                         partitions  retention
 ===========================  ==========================  ==========  ============================
-tournament-events            ``T`` (tournament id)       3           forever (input facts)
-board-results                ``T`` (tournament id)       3           forever (input facts)
+tournament-events            ``T`` (tournament id)       3           forever (input commands)
+board-results                ``T`` (tournament id)       3           forever (input commands)
 tournament-log               ``T``                       3           forever (accepted events)
-match-results                ``T/round/table``           6           compacted: latest per table
 standings                    ``T/round``                 3           compacted: latest per round
 pairings                     ``T/round``                 3           compacted: latest per round
 dead-letters                 key of the refused message  1           30 days
 verdicts                     ``T``                       3           7 days
 ===========================  ==========================  ==========  ============================
 
-Inputs: ``tournament-events`` carries TournamentCreated, TeamRegistered, RoundPaired,
-TeamWithdrawn, one tournament's structure in order on one partition. ``board-results`` carries
-everything about the boards (BoardResultRecorded, BoardResultCorrected, MatchForfeited): keyed by
-tournament, so the four boards of a match, their corrections and a whole-match forfeit share a
-partition, hence an order. The two input topics are co-partitioned (same key, same partition
-count), so the processors judge all events of a tournament in one agent against one state,
-without a re-keying hop.
+Inputs carry commands only (``schemas.commands``, as JSON): the processors decide each with
+``processors.deciders.handle``, the same function the CLI and the web app call in-process, and a
+raw event on an input topic is a dead letter (``processors.judge.COMMANDS_ONLY``): an event
+enters ``tournament-log`` only as a command's decision, an importer's facts as ``ImportFacts``.
+``board-results`` carries the commands about boards (``BOARD_COMMANDS``: results, forfeits,
+corrections), keyed by tournament, so the four boards of a match, their corrections and a
+whole-match forfeit share a partition, hence an order; ``tournament-events`` every other command
+(``command_topic``), one tournament's structure and imports in order on one partition. The two
+input topics are co-partitioned (same key, same partition count), so the processors judge all
+commands of a tournament in one agent against one state, without a re-keying hop.
 
 Processors (``processors.app``): every accepted event is appended to ``tournament-log`` in the
 order it was accepted: the Kafka form of the embedded event log, what the projection worker and
 auditors read from offset 0; each record's headers ``chain`` and ``chain-prev`` hold the hash chain
-through its event and the hash before it (``processors.log_chain``). ``match-results`` carries MatchResultDecided; ``standings``
-StandingsUpdated; ``pairings`` PairingProposed; ``dead-letters`` a JSON envelope ``{"topic",
-"partition", "offset", "key", "value", "field", "rule", "reason"}`` for every refused message;
-``verdicts`` the decision on every command (``schemas.commands``) that carried a ``command_id``:
+through its event and the hash before it (``processors.log_chain``). ``standings`` carries
+StandingsUpdated and ``pairings`` PairingProposed (the projection worker's); ``dead-letters`` a
+JSON envelope ``{"topic", "partition", "offset", "key", "value", "field", "rule", "reason"}`` for
+every refused message; ``verdicts`` the decision on every command that carried a ``command_id``:
 ``{"command_id", "accepted", "already_recorded", "event_ids", "field", "rule", "reason"}``.
 
-Commands travel on the input topics too (``command_topic``): the processors decide them with
-``processors.deciders.handle``, the same function the CLI and the web app call in-process.
 On a broker with authentication (``docs/security.md``) each principal has a commands topic of its
 own, ``commands.<principal>`` (``principal_topic``; 3 partitions, keyed by tournament, kept
 forever), which only that principal may write (topic ACLs): the processors take the command's
@@ -78,7 +78,6 @@ _LARGE = {**_COMPACTED, "max.message.bytes": str(8 * 1024 * 1024)}
 TOURNAMENT_EVENTS = TopicSpec("tournament-events", 3, "T", _FOREVER)
 BOARD_RESULTS = TopicSpec("board-results", TOURNAMENT_EVENTS.partitions, "T", _FOREVER)
 TOURNAMENT_LOG = TopicSpec("tournament-log", 3, "T", _FOREVER)
-MATCH_RESULTS = TopicSpec("match-results", 6, "T/round/table", _COMPACTED)
 STANDINGS = TopicSpec("standings", 3, "T/round", _LARGE)
 PAIRINGS = TopicSpec("pairings", 3, "T/round", _LARGE)
 DEAD_LETTERS = TopicSpec("dead-letters", 1, "key of the refused message",
@@ -88,28 +87,8 @@ VERDICTS = TopicSpec("verdicts", 3, "T", {"cleanup.policy": "delete", "retention
 COMMANDS = TopicSpec("commands", TOURNAMENT_EVENTS.partitions, "T", _FOREVER)  # one per principal: principal_topic
 
 TOPICS: tuple[TopicSpec, ...] = (
-    TOURNAMENT_EVENTS, BOARD_RESULTS, TOURNAMENT_LOG,
-    MATCH_RESULTS, STANDINGS, PAIRINGS, DEAD_LETTERS, VERDICTS,
+    TOURNAMENT_EVENTS, BOARD_RESULTS, TOURNAMENT_LOG, STANDINGS, PAIRINGS, DEAD_LETTERS, VERDICTS,
 )
-
-# Which topic an input event type is published to (derived events are published by the pipeline).
-INPUT_TOPIC_OF: dict[str, TopicSpec] = {
-    "TournamentCreated": TOURNAMENT_EVENTS,
-    "TeamRegistered": TOURNAMENT_EVENTS,
-    "RosterChanged": TOURNAMENT_EVENTS,
-    "StartingRanksSet": TOURNAMENT_EVENTS,
-    "LineupSubmitted": TOURNAMENT_EVENTS,
-    "AbsenceAnnounced": TOURNAMENT_EVENTS,
-    "PairingProposed": TOURNAMENT_EVENTS,
-    "PairingAmended": TOURNAMENT_EVENTS,
-    "RoundPaired": TOURNAMENT_EVENTS,
-    "TeamWithdrawn": TOURNAMENT_EVENTS,
-    "RoundClosed": TOURNAMENT_EVENTS,
-    "CheckpointSigned": TOURNAMENT_EVENTS,
-    "BoardResultRecorded": BOARD_RESULTS,
-    "BoardResultCorrected": BOARD_RESULTS,
-    "MatchForfeited": BOARD_RESULTS,
-}
 
 # Which input topic a command travels on: the commands about boards beside the board results
 # (one order with them per tournament), every other command beside the tournament's structure.
@@ -121,8 +100,8 @@ def command_topic(command: object) -> TopicSpec:
     return BOARD_RESULTS if command.command in BOARD_COMMANDS else TOURNAMENT_EVENTS  # type: ignore[attr-defined]
 
 
-# The input events about the boards of a table: what folds into a match result.
-BOARD_LEVEL: frozenset[str] = frozenset(t for t, spec in INPUT_TOPIC_OF.items() if spec is BOARD_RESULTS)
+# The events about the boards of a table: what folds into a match result.
+BOARD_LEVEL: frozenset[str] = frozenset({"BoardResultRecorded", "BoardResultCorrected", "MatchForfeited"})
 
 
 def bootstrap_servers() -> str:
@@ -138,11 +117,6 @@ def prefix() -> str:
 def name(spec: TopicSpec, topic_prefix: str | None = None) -> str:
     """The full topic name of ``spec`` (``topic_prefix`` defaults to ``OLYMPIAD_TOPIC_PREFIX``)."""
     return (prefix() if topic_prefix is None else topic_prefix) + spec.base
-
-
-def table_key(tournament_id: str, rnd: int, table: int) -> str:
-    """Key of match-results: compaction keeps the latest state of every table."""
-    return f"{tournament_id}/{rnd}/{table}"
 
 
 def partition_for(key: bytes, partitions: int) -> int:
@@ -167,15 +141,6 @@ def topic_principal(topic: str, topic_prefix: str | None = None) -> str | None:
 def round_key(tournament_id: str, rnd: int) -> str:
     """Key of standings and pairings: compaction keeps the latest value per tournament and round."""
     return f"{tournament_id}/{rnd}"
-
-
-def input_key(event: object) -> str:
-    """The key an input event is published with: its tournament id, on both input topics.
-
-    Raises ``KeyError`` for an event type that is not an input event.
-    """
-    INPUT_TOPIC_OF[event.type]  # type: ignore[attr-defined]
-    return event.tournament_id  # type: ignore[attr-defined]
 
 
 def admin_client(bootstrap: str | None = None, client_id: str = "olympiad-topics", username: str | None = None) -> Any:

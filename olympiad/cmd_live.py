@@ -243,7 +243,7 @@ def live(
     with LivePipeline(keep_broker=keep_running) as pipeline:
         _err().print(f"broker {pipeline.bootstrap}; logs in {pipeline.logdir}")
         if pipeline.credentials and not os.environ.get("KAFKA_SASL_USERNAME"):
-            # What this process publishes (a data set's events) it publishes as the chief arbiter.
+            # What this process imports (a data set's facts, ImportFacts) it imports as the chief arbiter.
             os.environ.update(KAFKA_SASL_USERNAME="chief", KAFKA_CREDENTIALS=pipeline.credentials)
         if not source:
             _err().print("running; Ctrl-C stops")
@@ -276,7 +276,7 @@ def publish_command(
     speed: float = typer.Option(0.0, "--speed", help="board results per second (0: as fast as the pipeline takes them)"),
     timeout: float = typer.Option(300.0, "--timeout", help="seconds to wait for the pipeline at each round"),
 ) -> None:
-    """Play SOURCE into Kafka round by round, as terminals and arbiters would (needs running processors and worker)."""
+    """Import SOURCE into Kafka round by round, its facts as ImportFacts commands (needs running processors and worker)."""
     events = _load(source)
     require_broker()
     follower = _publish_with_bar(events, speed, None, None, timeout)

@@ -108,7 +108,7 @@ def pair(
     """Print the engine's proposed pairing of round ROUND of SOURCE (from the rounds before it): the
     arbiter's `round pair` proposal, with the log's absences, late entries and withdrawals."""
     from processors.tournament import RuleViolation
-    from projections.pairing.proposal import propose_round
+    from projections.pairing.proposal import proposal_event, propose_round
     from schemas.canonical import canonical_json
 
     events = load_or_refuse(source)
@@ -127,7 +127,7 @@ def pair(
     except RuleViolation as exc:
         refuse(exc)
     if as_json:
-        sys.stdout.write(canonical_json(pairing.to_event(state.tournament_id or "")) + "\n")
+        sys.stdout.write(canonical_json(proposal_event(state, pairing)) + "\n")
         return
     _print_pairing(pairing, history, state, inferred)
     out = console()
@@ -194,7 +194,7 @@ def check(
 ) -> None:
     """Check the published pairing of round ROUND of SOURCE; list each violated rule (exit 1 if any)."""
     from projections.pairing import NoLegalPairing
-    from projections.pairing.check import check_pairing
+    from projections.pairing.systems import check_pairing
     from projections.pairing.fidelity import without_arbiter_made
 
     out = console()

@@ -10,7 +10,7 @@ how often an event was appended. With both hashes a record can be checked on its
 against its hashes) and against the record before it, so an auditor names the very event where
 a copy of the topic was changed, cut or reordered.
 
-Pure bookkeeping, no I/O: ``processors.app.Judge`` feeds it the events it accepts, and on a
+Pure bookkeeping, no I/O: ``processors.judge.Judge`` feeds it the events it accepts, and on a
 rebuild (a restart, a rebalance) the events of its store in acceptance order.
 """
 from __future__ import annotations

@@ -22,17 +22,15 @@ this module in the layers: ``projections.event_rules`` registers them here when 
 is imported (every door that judges events imports it: the store, replay, the deciders)."""
 
 
-def check_event(state: "TournamentState", event: Any, actor: Any = None) -> None:
-    """Judge ``event`` against ``state``; raises ``RuleViolation`` for the first rule it breaks.
-    ``actor`` (a ``schemas.commands.Actor``): who sent a raw event, where the door knows it; the
-    event is then judged as the command that yields it (``ISSUED_BY``, ``check_role``)."""
+def check_event(state: "TournamentState", event: Any) -> None:
+    """Judge ``event`` (one a decider yielded, or a fact an ``ImportFacts`` holds) against
+    ``state``; raises ``RuleViolation`` for the first rule it breaks. Who may issue it is the
+    command's rule (``check_role``, run by ``processors.deciders.handle``)."""
     check = _CHECKS.get(event.type)
     if check is None:
         raise RuleViolation(f"{event.type} is derived, not an input event", field="type", rule="input events")
     if event.type != "TournamentCreated":
         check_tournament(state, event.tournament_id, "event")
-    if actor is not None:
-        check_role(state, _as_command(event, actor))
     check(state, event)
     check_event_id(event)
     if event.type in ENGINE_TYPES:
@@ -419,28 +417,6 @@ _CHECKS = {
 
 
 # ------------------------------------------------------------------ who may issue what
-ISSUED_BY: dict[str, str] = {
-    "TournamentCreated": "CreateTournament", "TeamRegistered": "RegisterTeam", "RosterChanged": "ChangeRoster",
-    "StartingRanksSet": "SetStartingRanks", "LineupSubmitted": "SubmitLineup", "AbsenceAnnounced": "AnnounceAbsence",
-    "PairingProposed": "PairRound", "PairingAmended": "AmendPairing", "RoundPaired": "PublishRound",
-    "BoardResultRecorded": "RecordResult", "BoardResultCorrected": "CorrectResult", "MatchForfeited": "RecordForfeit",
-    "TeamWithdrawn": "WithdrawTeam", "RoundClosed": "CloseRound", "CheckpointSigned": "SignCheckpoint",
-}
-"""The command whose role rule a raw event of each type meets (a forfeit code: ``RecordForfeit``)."""
-
-
-def _as_command(event: Any, actor: Any) -> Any:
-    from types import SimpleNamespace
-
-    from schemas.events import FORFEIT_CODES
-
-    kind = ISSUED_BY[event.type]
-    if kind == "RecordResult" and event.result in FORFEIT_CODES:
-        kind = "RecordForfeit"
-    return SimpleNamespace(command=kind, actor=actor, table=getattr(event, "table", None),
-                           round=getattr(event, "round", None), team_id=getattr(event, "team_id", None))
-
-
 CHIEF_ONLY = "the chief arbiter's command"
 ALLOWED: dict[str, frozenset[str]] = {
     "RecordResult": frozenset({"chief", "arbiter", "terminal"}),

@@ -1,14 +1,10 @@
 """The tournament state and ``evolve``: what the log's facts add up to, with no rule checks.
 
 Pure code over plain data. An event in a log was decided once, when it was accepted (by a
-command's decider, ``processors.deciders``, or by the event rules of ``processors.rules`` for
-imported facts); every later load of the log (the event store, the processors after a restart,
-the projection worker, the web app, replay) only evolves the state from it. So a rule tightened
-in a later release never makes a stored log unloadable.
-
-``TournamentState.apply`` is the door for an event that comes from outside (an importer, a
-published data set, a terminal's event): ``processors.rules.check_event`` judges it, then it
-evolves the state.
+command's decider, ``processors.deciders``: an importer's facts by the ``ImportFacts`` one);
+every later load of the log (the event store, the processors after a restart, the projection
+worker, the web app, replay, the audit) only evolves the state from it. So a rule tightened in a
+later release never makes a stored log unloadable.
 """
 from __future__ import annotations
 
@@ -16,7 +12,6 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from processors.rules import check_event
 from processors.scoring import MatchOutcome, fold_match
 from processors.violation import RuleViolation
 from schemas.events import (
@@ -100,22 +95,7 @@ class TournamentState:
                 setattr(clone, f.name, {k: dict(v) for k, v in value.items()} if nested else value.copy())
         return clone
 
-    # ------------------------------------------------------------------ doors and evolve
-    def apply(self, event: Any, actor: Any = None) -> bool:
-        """Judge an event that comes from outside (``processors.rules.check_event``) and evolve.
-        ``actor``: who sent it, where the door knows it (its role rule is then checked too).
-
-        Returns False for a copy of an event already applied. Raises ``RuleViolation`` if the
-        event breaks a rule; the state is then unchanged.
-        """
-        prior = self.applied.get(event.event_id)
-        if prior is not None and not same_fact(prior, event):
-            check_event(self, event, actor)  # the event rule that refuses it, where one does (a second result)
-        if self.seen(event):
-            return False
-        check_event(self, event, actor)
-        return self.evolve(event)
-
+    # ------------------------------------------------------------------ evolve
     def seen(self, event: Any) -> bool:
         """True if ``event`` is already applied (``same_fact``: a second terminal's entry, a retry);
         raises ``RuleViolation`` if its id names another event."""

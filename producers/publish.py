@@ -1,28 +1,36 @@
-"""``olympiad publish``: play a whole event source into Kafka the way the terminals would, round by round.
+"""``olympiad publish``: play a whole event source into Kafka the way its importer would, round by round.
 
-The source's events are cut into chunks at each ``RoundPaired``: the registration first, then per
-round its pairing and what follows it in the source (the round's results, and any late
-correction of an earlier round logged after that pairing). For each chunk the publisher
+The Kafka input topics carry commands only: the source's events travel as its facts in
+``ImportFacts`` commands (``producers.terminal.Terminal``), each decided by the processors with
+the event rules (``processors.deciders.handle``), all or none per command. The events are cut
+into chunks at each ``RoundPaired``: the registration first, then per round its pairing and what
+follows it in the source (the round's results, and any late correction of an earlier round logged
+after that pairing). For each chunk the publisher
 
-1. publishes the pairing and waits until the processors accepted it (terminals only enter
-   results once the pairing is out);
-2. publishes the rest at ``speed`` board results per second (0: as fast as the broker takes them);
-3. waits until every event of the chunk is judged (on ``tournament-log`` or ``dead-letters``) and
-   the standings of the round include them (``StandingsUpdated`` whose ``log-position`` is past
-   the last of them): the arbiters pair the next round on complete standings.
+1. imports the pairing and waits for its verdict (terminals only enter results once the pairing
+   is out);
+2. imports the rest: at ``speed`` board results per second one fact per command, as terminals
+   would enter them; unthrottled (0) the whole rest as one command, in parts that fit a Kafka
+   message (``schemas.commands.import_batches``);
+3. waits for the verdict of every command of the chunk, for the accepted events on
+   ``tournament-log``, and for the standings of the round to include them (``StandingsUpdated``
+   whose ``log-position`` is past the last of them): the arbiters pair the next round on
+   complete standings.
 
 The projections therefore see the same cut between rounds as the source log has, and the
 standings after every round equal those of ``olympiad replay`` on the same source.
 
 ``Follower`` is the subscriber side used for those waits (and by ``bench/bench_live.py`` and the
-tests): it reads ``tournament-log``, ``dead-letters`` and ``standings`` and records, with arrival
-times, which event was accepted at which offset or refused why, and the standings published.
+tests): it reads ``tournament-log``, ``verdicts``, ``dead-letters`` and ``standings`` and records,
+with arrival times, which event was accepted at which offset, which command was decided how, what
+was refused why, and the standings published.
 """
 from __future__ import annotations
 
 import json
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -32,6 +40,7 @@ from deploy import topics
 from deploy.kafka_security import client_config
 from producers.terminal import Terminal
 from projections.worker import POSITION_HEADER
+from schemas.commands import import_batches
 
 
 @dataclass
@@ -50,8 +59,10 @@ class Follower:
 
     ``accepted[event_id] = (partition, offset, arrival)`` on tournament-log (the first copy);
     ``created[T]`` = the TournamentCreated body (its rule profile names the tie-breaks);
-    ``refused[event_id or key] = dead-letter envelope``; ``standings[(T, round)]`` = list of
-    ``Standing`` in arrival order.
+    ``verdicts[command_id]`` = the verdict's body (``deploy.topics``: accepted, event ids, field,
+    rule, reason); ``refused[id] = dead-letter envelope``, by the id of each event the refused
+    message carried (an ``ImportFacts``'s facts, ``dead_letter_event_ids``), else by
+    ``"<topic>:<offset>"``; ``standings[(T, round)]`` = list of ``Standing`` in arrival order.
     """
 
     bootstrap: str | None = None
@@ -59,6 +70,7 @@ class Follower:
     accepted: dict[str, tuple[int, int, float]] = field(default_factory=dict)
     created: dict[str, dict[str, Any]] = field(default_factory=dict)
     refused: dict[str, dict[str, Any]] = field(default_factory=dict)
+    verdicts: dict[str, dict[str, Any]] = field(default_factory=dict)
     standings: dict[tuple[str, int], list[Standing]] = field(default_factory=dict)
     furthest: dict[tuple[str, int], int] = field(default_factory=dict)  # (T, round) -> the furthest standings offset
     from_end: bool = False  # read only what is published from now on (a terminal awaiting one verdict)
@@ -66,7 +78,7 @@ class Follower:
     def __post_init__(self) -> None:
         self._names = {
             topics.name(spec, self.topic_prefix): spec
-            for spec in (topics.TOURNAMENT_LOG, topics.DEAD_LETTERS, topics.STANDINGS)
+            for spec in (topics.TOURNAMENT_LOG, topics.DEAD_LETTERS, topics.STANDINGS, topics.VERDICTS)
         }
         self.consumer = KafkaConsumer(bootstrap_servers=self.bootstrap or topics.bootstrap_servers(),
                                       enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50, **client_config())
@@ -107,7 +119,11 @@ class Follower:
                         self.created[body["tournament_id"]] = body
                 elif spec is topics.DEAD_LETTERS:
                     envelope = json.loads(rec.value)
-                    self.refused[_event_id(envelope) or f"{envelope['topic']}:{envelope['offset']}"] = envelope
+                    for key in dead_letter_event_ids(envelope) or [f"{envelope['topic']}:{envelope['offset']}"]:
+                        self.refused[key] = envelope
+                elif spec is topics.VERDICTS:
+                    body = json.loads(rec.value)
+                    self.verdicts[body["command_id"]] = body
                 else:
                     body = json.loads(rec.value)
                     position = dict(rec.headers or ()).get(POSITION_HEADER, b"")
@@ -127,7 +143,18 @@ class Follower:
             time.sleep(0.005)
 
     def judged(self, event_id: str) -> bool:
+        """True once ``event_id`` is on tournament-log or on dead-letters."""
         return event_id in self.accepted or event_id in self.refused
+
+    def decided(self, command_ids: list[str]) -> Callable[[], bool]:
+        """A ``wait`` condition: a verdict received for every command of ``command_ids``."""
+        pending = list(reversed(command_ids))
+
+        def done() -> bool:
+            while pending and pending[-1] in self.verdicts:
+                pending.pop()
+            return not pending
+        return done
 
     def rounds(self, tournament_id: str) -> list[int]:
         """The rounds of ``tournament_id`` with standings received so far."""
@@ -151,11 +178,26 @@ class Follower:
         return done
 
 
-def _event_id(envelope: dict[str, Any]) -> str | None:
+def dead_letter_event_ids(envelope: dict[str, Any]) -> list[str]:
+    """The ids of the events the refused message of a dead-letter ``envelope`` carried: a raw
+    event's id, an ``ImportFacts``'s facts' ids; none for anything else (or a truncated copy)."""
     try:
-        return json.loads(envelope["value"]).get("event_id")
-    except (TypeError, ValueError, AttributeError):
-        return None
+        body = json.loads(envelope["value"])
+    except (TypeError, ValueError, KeyError):
+        return []
+    if not isinstance(body, dict):
+        return []
+    items = body.get("facts") if body.get("command") == "ImportFacts" else [body]
+    if not isinstance(items, list):
+        return []
+    return [i["event_id"] for i in items if isinstance(i, dict) and isinstance(i.get("event_id"), str)]
+
+
+def _event_id(envelope: dict[str, Any]) -> str | None:
+    """The first of ``dead_letter_event_ids(envelope)``, or None (the web app's Kafka backend
+    matches a dead letter to the one fact it published)."""
+    ids = dead_letter_event_ids(envelope)
+    return ids[0] if ids else None
 
 
 def chunks(events: list[Any]) -> list[list[Any]]:
@@ -187,12 +229,12 @@ class Pacer:
 def publish(events: list[Any], *, speed: float = 0.0, bootstrap: str | None = None, topic_prefix: str | None = None,
             follower: Follower | None = None, progress: Any = None, timeout: float = 180.0,
             on_sent: Callable[[Any, float], None] | None = None) -> Follower:
-    """Publish ``events`` chunk by chunk (see the module docstring) and return the ``Follower``.
+    """Import ``events`` chunk by chunk (see the module docstring) and return the ``Follower``.
 
     ``speed``: board-level events per second (0: unthrottled). ``progress``: an object with
     ``advance(n)`` and ``describe(text)`` (the CLI passes a rich progress bar). ``on_sent(event,
-    t)`` is called with the ``perf_counter`` time of each send. Raises ``TimeoutError`` if the
-    pipeline does not judge or project a chunk within ``timeout`` seconds.
+    t)`` is called with the ``perf_counter`` time each event's command was sent. Raises
+    ``TimeoutError`` if the pipeline does not decide or project a chunk within ``timeout`` seconds.
     """
     follower = follower or Follower(bootstrap, topic_prefix)
     pacer = Pacer(speed)
@@ -201,32 +243,44 @@ def publish(events: list[Any], *, speed: float = 0.0, bootstrap: str | None = No
         for chunk in chunks(events):
             tid = chunk[0].tournament_id
             first, rest = (chunk[0], chunk[1:]) if chunk[0].type == "RoundPaired" else (None, chunk)
+            sent: list[str] = []  # command ids of the chunk
             if first is not None:
                 if progress:
                     progress.describe(f"round {first.round}")
-                _send(terminal, first, on_sent)
+                sent.append(_send(terminal, terminal.facts_command([first]), on_sent))
                 terminal.flush()
-                follower.wait(lambda: follower.judged(first.event_id), timeout, f"the pairing of round {first.round}")
+                follower.wait(follower.decided(sent), timeout, f"the verdict on the pairing of round {first.round}")
                 if progress:
                     progress.advance(1)
-            for event in rest:
-                if event.type in topics.BOARD_LEVEL:
-                    pacer.pace()
-                _send(terminal, event, on_sent)
-                if progress:
-                    progress.advance(1)
+            if speed:
+                for event in rest:
+                    if event.type in topics.BOARD_LEVEL:
+                        pacer.pace()
+                    sent.append(_send(terminal, terminal.facts_command([event]), on_sent))
+                    if progress:
+                        progress.advance(1)
+            elif rest:
+                for part in import_batches(terminal.facts_command(rest)):
+                    sent.append(_send(terminal, part.model_copy(update={"command_id": uuid.uuid4().hex}), on_sent))
+                    if progress:
+                        progress.advance(len(part.facts))
             terminal.flush()
-            ids = [e.event_id for e in chunk]
-            follower.wait(follower.all_judged(ids), timeout, "the processors to judge the chunk")
+            follower.wait(follower.decided(sent), timeout, "the processors' verdicts on the chunk")
+            ids = [i for cid in sent if follower.verdicts[cid]["accepted"] for i in follower.verdicts[cid]["event_ids"]]
+            follower.wait(follower.all_judged(ids), timeout, "the chunk's events on tournament-log")
             if first is not None:
-                # Judged, so their offsets are known: the standings must be past the furthest.
+                # On the log, so their offsets are known: the standings must be past the furthest.
                 needed = max((follower.accepted[i][1] for i in ids if i in follower.accepted), default=-1)
                 follower.wait(lambda: follower.furthest.get((tid, first.round), -1) > needed, timeout,
                               f"the standings of round {first.round}")
     return follower
 
 
-def _send(terminal: Terminal, event: Any, on_sent: Callable[[Any, float], None] | None) -> None:
-    terminal.publish(event)
+def _send(terminal: Terminal, command: Any, on_sent: Callable[[Any, float], None] | None) -> str:
+    """Send ``command`` (an ``ImportFacts``), report each of its facts to ``on_sent``; its command id."""
+    terminal.send(command)
     if on_sent:
-        on_sent(event, time.perf_counter())
+        now = time.perf_counter()
+        for fact in command.facts:
+            on_sent(fact, now)
+    return command.command_id

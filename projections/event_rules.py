@@ -37,7 +37,7 @@ def checker_report(state: TournamentState, rnd: int, tables: tuple, bye: str | N
     """The pairing checker's findings on a pairing of ``rnd`` (``projections.pairing.check``):
     one line ``"<rule>: <text>"`` per broken rule, empty when the pairing is legal."""
     from projections.history import build_history
-    from projections.pairing.check import check_pairing
+    from projections.pairing.systems import check_pairing
 
     found = check_pairing(build_history(state, rnd - 1), state.profile, rnd, tables, bye, absent)
     return tuple(f"{v.rule}: {v.text}" for v in found)

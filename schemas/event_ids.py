@@ -5,9 +5,11 @@ ids for the same facts: ``T/created``, ``T/team/<team>``, ``T/r<round>/t<table>/
 command that may be repeated with new content (a line-up resubmitted before the round is
 published, a second proposal) numbers its events ``/1``, ``/2`` ... in the order they were
 accepted: for those, ``roster``, ``starting_ranks``, ``lineup``, ``proposal``, ``amendment`` and
-``correction`` give the series' prefix (``processors.deciders.identity.numbered`` the next event).
+``correction`` give the series' prefix (``next_in_series`` the next event).
 """
 from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping
 
 
 def created(t: str) -> str:
@@ -126,3 +128,21 @@ def matches(event) -> bool:
         return True
     n = event.event_id[len(want):]
     return event.event_id.startswith(want) and n.isdigit() and n == str(int(n)) and int(n) >= 1
+
+
+def series_count(applied: Iterable[str], prefix: str) -> int:
+    """How many of the event ids ``applied`` are ``prefix<n>``: the series' next event is number count + 1."""
+    return sum(1 for event_id in applied if event_id.startswith(prefix) and event_id[len(prefix):].isdigit())
+
+
+def next_in_series(applied: Mapping[str, Any], prefix: str, build: Callable[[str], Any],
+                   same: Callable[[Any, Any], bool]) -> Any:
+    """The event ``build(prefix + n)`` of a series whose events so far are in ``applied`` (id ->
+    event): n is the next number, unless the latest event says the same (``same(latest, built)``:
+    a retry), whose number it keeps."""
+    n = series_count(applied, prefix)
+    if n:
+        again = build(f"{prefix}{n}")
+        if same(applied[f"{prefix}{n}"], again):
+            return again
+    return build(f"{prefix}{n + 1}")

@@ -26,7 +26,6 @@ from schemas.limits import (
     ActorId, Board, Bool, EventId, Federation, FideId, Int, Name, Note, PairingNo, Reason, Round, TableNo, TeamId,
     Timestamp, Title, TournamentId,
 )
-from schemas.points import Points
 from schemas.profile import RuleProfile
 from schemas.refusals import shown
 
@@ -275,23 +274,6 @@ class CheckpointSigned(_Event):
     signature: Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]
 
 
-class MatchResultDecided(_Event):
-    """Derived: the folded result of one table (GP per side, MP per the profile)."""
-
-    type: Literal["MatchResultDecided"] = "MatchResultDecided"
-    schema_version: Literal[1] = 1
-    round: Int
-    table: Int
-    home: TeamId
-    away: TeamId
-    home_gp: Points
-    away_gp: Points
-    home_mp: Int | None
-    away_mp: Int | None
-    boards_in: Int
-    status: Literal["in_progress", "complete"]
-
-
 class StandingsUpdated(_Event):
     """Derived: the standings after ``round`` (rows in rank order) and their digest."""
 
@@ -309,7 +291,7 @@ INPUT_EVENTS = (
     TeamWithdrawn, RoundClosed, CheckpointSigned,
 )
 """Event types of a tournament's log (what commands yield and importers produce)."""
-DERIVED_EVENTS = (MatchResultDecided, StandingsUpdated)
+DERIVED_EVENTS = (StandingsUpdated,)
 """Event types the pipeline derives and publishes, never logged as input."""
 
 EVENT_TYPES: dict[str, type[_Event]] = {cls.model_fields["type"].default: cls for cls in INPUT_EVENTS + DERIVED_EVENTS}

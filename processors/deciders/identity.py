@@ -6,22 +6,19 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from processors.tournament import same_fact
+from schemas import event_ids
 
 
 def count(state, prefix: str) -> int:
     """How many events of ``state`` have ids ``prefix<n>``: the next such event is ``count + 1``."""
-    return sum(1 for event_id in state.applied if event_id.startswith(prefix) and event_id[len(prefix):].isdigit())
+    return event_ids.series_count(state.applied, prefix)
 
 
 def numbered(state, prefix: str, build: Callable[[str], Any]) -> Any:
     """The event ``build(prefix + n)`` of a command that may be repeated: n is the next number,
-    unless the latest such event says the same (a retry), which is returned as it was built."""
-    n = count(state, prefix)
-    if n:
-        again = build(f"{prefix}{n}")
-        if same_fact(state.applied[f"{prefix}{n}"], again):
-            return again
-    return build(f"{prefix}{n + 1}")
+    unless the latest such event says the same (a retry), which is returned as it was built
+    (``schemas.event_ids.next_in_series``)."""
+    return event_ids.next_in_series(state.applied, prefix, build, same_fact)
 
 
 def stamp(command: Any) -> dict[str, Any]:

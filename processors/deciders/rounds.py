@@ -15,7 +15,8 @@ from processors.tournament import RuleViolation, TournamentState
 from projections.event_rules import OVERRIDDEN, absolute_override, checker_report, standings_digest
 from schemas import event_ids
 from schemas.limits import MAX_REASON
-from schemas.events import PairingAmended, PairingProposed, RoundClosed, RoundPaired, Table
+from schemas.events import PairingAmended, RoundClosed, RoundPaired, Table
+
 
 def pair(state: TournamentState, c: Any) -> list[Any]:
     """``PairRound`` -> ``PairingProposed``: the engine's pairing under the tournament's profile,
@@ -41,14 +42,11 @@ def pair(state: TournamentState, c: Any) -> list[Any]:
 
 def _proposed(state: TournamentState, c: Any) -> Any:
     """The engine's ``PairingProposed`` of round ``c.round`` (``pair``)."""
-    from projections.pairing.proposal import propose_round
+    from projections.pairing.proposal import proposal_event, propose_round
 
     next_round(state, c.round)
-    proposal = propose_round(state, c.round)
     prefix = event_ids.proposal(c.tournament_id, c.round)
-    event = identity.numbered(state, prefix, lambda eid: PairingProposed(
-        event_id=eid, **identity.stamp(c), round=c.round, tables=proposal.tables, bye=proposal.bye,
-        absent=proposal.absent, profile=state.profile.name))
+    event = proposal_event(state, propose_round(state, c.round), traced=False, occurred_at=c.issued_at, actor=c.actor.id)
     current = state.proposals.get(c.round)
     if current is not None and current.event_id != event.event_id and event.event_id in state.applied:
         # pairing again after an amendment goes back to the engine's proposal: a new one

@@ -13,7 +13,8 @@ Rules checked (each ``Violation.rule`` names one):
   each (with the teams floated into it) keeps as many pairings as any pairing of the teams still
   unpaired can keep.
 
-A profile with ``swiss_team`` set is checked by C.04.6 instead (``swiss_team.check``).
+These are D.02's (``check_d02``); a profile with ``swiss_team`` set is checked by C.04.6
+(``swiss_team.check``): the registry ``projections.pairing.systems.check_pairing`` picks which.
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ from schemas.events import Table
 from schemas.profile import RuleProfile
 
 
-def check_pairing(
+def check_d02(
     history: History, profile: RuleProfile, rnd: int, tables: Iterable[Table], bye: str | None = None,
     absent: Iterable[str] = (), colours: str = "known",
 ) -> list[Violation]:
@@ -46,10 +47,6 @@ def check_pairing(
     Raises ``ValueError`` for an unusable history (see ``build_entrants``).
     """
     tables = list(tables)
-    if profile.swiss_team is not None:
-        from projections.pairing.swiss_team.check import check_swiss_team  # it imports this module's helpers
-
-        return check_swiss_team(history, profile, rnd, tables, bye, absent, colours)
     entrants = build_entrants(history, profile, rnd, absent)
     place = {e.team_id: e.place for e in entrants}
     cons = Constraints(entrants, profile)

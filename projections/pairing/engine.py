@@ -1,6 +1,8 @@
 """The pairing engine: the proposed pairing of the next round, as a pure function of the history.
 
-``propose_pairing(history, profile, round)`` runs the steps of the profile in order:
+``propose_d02(history, profile, round)`` (FIDE D.02, the Olympiad rules; the registry
+``projections.pairing.systems`` hands it every profile without ``swiss_team``) runs the steps of
+the profile in order:
 entrants and pairing order (``entrants``, ``score_groups``, ``acceleration``), the bye (``bye``),
 the score groups in processing order with their floaters (``floaters``, ``subgroup``), board-1
 colours (``colours``) and the publication order (``publication``); every decision is traced
@@ -19,24 +21,21 @@ from projections.pairing.floaters import GroupMethod, pair_group
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.publication import publication_key
 from projections.pairing.score_groups import DOWN, describe_order, processing_order
-from projections.pairing.swiss_team.engine import propose_swiss_team
 from projections.pairing.proposed import Pairing
 from projections.pairing.trace import Rule, Trace
 from schemas.events import Table
 from schemas.profile import RuleProfile
 
 
-def propose_pairing(history: History, profile: RuleProfile, rnd: int, absent: Iterable[str] = ()) -> Pairing:
-    """Pair round ``rnd`` from ``history`` (rounds 1..rnd-1, all complete) under ``profile``.
+def propose_d02(history: History, profile: RuleProfile, rnd: int, absent: Iterable[str] = ()) -> Pairing:
+    """Pair round ``rnd`` from ``history`` (rounds 1..rnd-1, all complete) under ``profile`` by FIDE D.02.
 
     ``absent``: teams known not to play ``rnd`` (withdrawn teams are left out anyway).
-    A profile with ``swiss_team`` set is paired by FIDE C.04.6 (``swiss_team.engine``).
+    Callers pair through ``projections.pairing.systems.propose_pairing``, which picks the system.
     Raises ``ValueError`` for an unusable history, and
     ``projections.pairing.matching.NoLegalPairing`` naming the rule that cannot be met when no
     legal pairing exists.
     """
-    if profile.swiss_team is not None:
-        return propose_swiss_team(history, profile, rnd, absent)
     absent = tuple(sorted(set(absent)))
     trace = Trace(profile.pairing_source)
     entrants = build_entrants(history, profile, rnd, absent)

@@ -21,7 +21,8 @@ from typing import Any, Iterable
 from processors.tournament import TournamentState
 from projections.history import History, build_history
 from projections.pairing.colours import BLACK, WHITE
-from projections.pairing.engine import Pairing, board_one, propose_pairing
+from projections.pairing.engine import Pairing, board_one
+from projections.pairing.systems import propose_pairing
 from projections.pairing.entrants import build_entrants
 from schemas.events import Table
 from schemas.profile import RuleProfile

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from processors.tournament import RuleViolation, TournamentState
+from processors.tournament import RuleViolation, TournamentState, same_fact
 from projections.history import History, build_history
-from projections.pairing.engine import Pairing, propose_pairing
+from projections.pairing.proposed import Pairing
+from projections.pairing.systems import propose_pairing
 from projections.pairing.matching import NoLegalPairing
+from schemas import event_ids
+from schemas.events import PairingProposed
 from schemas.profile import RuleProfile
 
 
@@ -47,3 +50,16 @@ def propose_round(state: TournamentState, rnd: int, *, profile: RuleProfile | No
     except ValueError as exc:
         raise RuleViolation(f"round {rnd} cannot be paired: {exc}", field="round",
                             rule="pair from complete rounds") from None
+
+
+def proposal_event(state: TournamentState, pairing: Pairing, *, traced: bool = True, **stamp: object) -> PairingProposed:
+    """The one ``PairingProposed`` of ``pairing`` in ``state``'s log, whoever builds it (the
+    ``PairRound`` decider, the proposal read model, ``olympiad pair``): its id is the next of the
+    round's proposal series (``schemas.event_ids.proposal``: ``T/r<round>/proposal/<n>``), or the
+    latest's when the log's latest proposal of the round says the same (a retry, the trace aside).
+    ``traced``: with the engine's trace (a read model's), or without (the logged event); ``stamp``:
+    ``occurred_at`` and ``actor`` of a decided one."""
+    tid = state.tournament_id or ""
+    logged = event_ids.next_in_series(state.applied, event_ids.proposal(tid, pairing.round),
+                                      lambda eid: pairing.to_event(tid, eid, traced=False, **stamp), same_fact)
+    return pairing.to_event(tid, logged.event_id, **stamp) if traced else logged

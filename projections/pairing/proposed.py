@@ -38,15 +38,19 @@ class Pairing:
         """The pairs as unordered team-id pairs."""
         return {frozenset((t.home, t.away)) for t in self.tables}
 
-    def to_event(self, tournament_id: str, event_id: str | None = None) -> PairingProposed:
-        """The ``PairingProposed`` event of this proposal."""
+    def to_event(self, tournament_id: str, event_id: str, *, traced: bool = True, **stamp: object) -> PairingProposed:
+        """The ``PairingProposed`` event of this proposal, ``event_id`` of the round's proposal series
+        (``schemas.event_ids.proposal``; ``projections.pairing.proposal.proposal_event`` numbers it
+        in a log). ``traced``: with the trace (a read model's), or without (the logged event);
+        ``stamp``: ``occurred_at`` and ``actor`` of a decided one."""
         return PairingProposed(
-            event_id=event_id or f"{tournament_id}/r{self.round}/proposed",
+            event_id=event_id,
             tournament_id=tournament_id,
             round=self.round,
             tables=self.tables,
             bye=self.bye,
             absent=self.absent,
             profile=self.profile,
-            trace=self.trace,
+            trace=self.trace if traced else (),
+            **stamp,
         )

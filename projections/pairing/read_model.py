@@ -6,7 +6,7 @@ from __future__ import annotations
 from processors.tournament import TournamentState
 from projections.history import build_history
 from projections.memo import slot_memo
-from projections.pairing.proposal import propose_round
+from projections.pairing.proposal import proposal_event, propose_round
 from schemas.events import PairingProposed
 
 # The proposal is asked for after every batch that changed the tournament (the projection
@@ -37,4 +37,4 @@ def next_round_proposal(state: TournamentState) -> PairingProposed | None:
     tid = state.tournament_id or ""
     absent = state.not_playing(last + 1)  # announced absences, late entries not yet entered
     return _PROPOSALS.get(tid, (state.profile, history, absent),
-                          lambda: propose_round(state, last + 1, history=history).to_event(tid))
+                          lambda: proposal_event(state, propose_round(state, last + 1, history=history)))

@@ -387,9 +387,18 @@ class LogDoor:
             c.problem("lost", m, "the survivor is not the last event read")
 
 
+def _imported(tid: str, facts: bytes) -> bytes:
+    """An ``ImportFacts`` of tournament ``tid`` whose ``facts`` array holds the JSON texts ``facts``
+    (whatever bytes a mutant is: a broken one breaks the message, as it would on the topic)."""
+    head = json.dumps({"command": "ImportFacts", "tournament_id": tid, "actor": {"role": "importer", "id": "fuzz"},
+                       "source": "fuzz"})
+    return head[:-1].encode() + b', "facts": [' + facts + b"]}"
+
+
 class JudgeDoor:
-    """The Kafka processors' ``judge_message`` (events and commands), keyed by the tournament id,
-    then the survivor; the store must rebuild the same state."""
+    """The Kafka processors' ``judge_message`` (commands; an event mutant as the one fact of an
+    ``ImportFacts``: the input topics carry commands), keyed by the tournament id, then the
+    survivor; the store must rebuild the same state."""
 
     name = "processors"
 
@@ -397,17 +406,17 @@ class JudgeDoor:
         self.n = 0
 
     def __call__(self, m: Mutant, c: Counts) -> None:
-        from processors.app import Judge, judge_message
+        from processors.judge import Judge, judge_message
 
         c.mutants += 1
         self.n += 1
         tid = f"f{self.n}"
         store: dict = {}
         judge = Judge(store)
-        for body in registration(tid):
-            assert judge_message(judge, json.dumps(body).encode(), tid.encode()).accepted
+        assert judge_message(judge, _imported(tid, b",".join(json.dumps(b).encode() for b in registration(tid))),
+                             tid.encode()).accepted
         raw = m.render(tid)
-        verdict = judge_message(judge, raw, tid.encode())
+        verdict = judge_message(judge, raw if "command" in m.template else _imported(tid, raw), tid.encode())
         if verdict.rule == "judged without error":
             c.problem("crashes", m, verdict.reason)
         elif verdict.accepted:
@@ -417,7 +426,7 @@ class JudgeDoor:
                     c.problem("invalid_accepted", m, v)
         else:
             c.refusal(m, verdict.field, verdict.rule)
-        survivor = judge_message(judge, json.dumps(_survivor(tid)).encode(), tid.encode())
+        survivor = judge_message(judge, _imported(tid, json.dumps(_survivor(tid)).encode()), tid.encode())
         if not survivor.accepted and not verdict.accepted:
             c.problem("lost", m, f"survivor refused: {survivor.reason}")
         for _, key, value in judge.commit():
@@ -434,7 +443,8 @@ class WorkerDoor:
     name = "worker"
 
     def __init__(self) -> None:
-        from projections.worker import Projector, make_engine
+        from projections.projector import Projector
+        from projections.worker import make_engine
 
         self.projector = Projector(make_engine("sqlite://"), "fuzz")
         self.n = 0

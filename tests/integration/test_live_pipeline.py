@@ -8,8 +8,9 @@ and folded by the faust processors, projected by the worker into PostgreSQL. The
 - republished duplicates, a projection worker and processors killed with SIGKILL and restarted,
   and a second worker projecting ``tournament-log`` from offset 0 into an empty database change
   nothing;
-- bad events end on ``dead-letters`` with the rule named, while the valid events sent between
-  them are all accepted and projected.
+- bad messages end on ``dead-letters`` with the rule named (a raw event among them: the input
+  topics carry commands, facts as ``ImportFacts``), while the valid facts imported between them
+  are all accepted and projected.
 """
 from __future__ import annotations
 
@@ -28,9 +29,11 @@ from producers.publish import Follower, publish
 from producers.terminal import Terminal
 from producers.sources import load_source
 from projections.store import events_table, matches_table, standings_documents, standings_table
-from projections.worker import Worker, caught_up, offsets_table
+from projections.projector import offsets_table
+from projections.worker import Worker, caught_up
 from schemas.events import BoardResultRecorded, RoundPaired, Table
 from tests.factories import stored
+from tests.kafka_messages import imported
 
 pytestmark = pytest.mark.integration
 TID = "samarkand-2026-open"
@@ -176,6 +179,7 @@ def test_bad_events_end_on_dead_letters_and_valid_ones_go_through(live: Any, sam
 
     good = [result(t, b, "1-0" if b % 2 else "1/2-1/2") for t in (1, 2) for b in range(1, 5)]
     board_results = topics.name(topics.BOARD_RESULTS, pipeline.topic_prefix)
+    imports = topics.name(topics.TOURNAMENT_EVENTS, pipeline.topic_prefix)  # ImportFacts' topic (deploy.topics.command_topic)
     raw = KafkaProducer(bootstrap_servers=pipeline.bootstrap, acks="all")
     bad_version = json.loads(result(1, 1, "1-0").model_dump_json())
     bad_version.update(schema_version=99, event_id=f"{tid}/v99")
@@ -187,9 +191,9 @@ def test_bad_events_end_on_dead_letters_and_valid_ones_go_through(live: Any, sam
         terminal.publish(good[0])
         raw.send(board_results, key=tid.encode(), value=b'{"type": "BoardResultRecorded", "tournament_id": ')
         terminal.publish(good[1])
-        raw.send(board_results, key=tid.encode(), value=json.dumps(bad_version).encode())
+        raw.send(board_results, key=tid.encode(), value=json.dumps(bad_version).encode())  # a raw event: not a command
         # keyed by table, not by tournament: it could land on another partition than the pairing
-        raw.send(board_results, key=f"{tid}/1/2".encode(), value=result(2, 1, "0-1").model_dump_json().encode())
+        raw.send(imports, key=f"{tid}/1/2".encode(), value=imported(result(2, 1, "0-1")))
         terminal.publish(good[2])
         terminal.publish(result(1, 5, "1-0"))
         terminal.publish(good[3])
@@ -204,12 +208,13 @@ def test_bad_events_end_on_dead_letters_and_valid_ones_go_through(live: Any, sam
                   "six dead letters")
     rules = sorted(e["rule"] for e in follower.refused.values() if tid in (e.get("key") or ""))
     assert rules == sorted([
-        "JSON syntax", "schema version", "input events are keyed by tournament id", "R-D1 boards 1..4",
+        "JSON syntax", "input topics carry commands", "input events are keyed by tournament id", "R-D1 boards 1..4",
         "results only for tables of the round's pairing",
         "one result per board; changes go through a correction",
     ])
     for envelope in (e for e in follower.refused.values() if tid in (e.get("key") or "")):
-        assert envelope["reason"] and envelope["topic"] == board_results
+        assert envelope["reason"] and envelope["topic"] == (board_results if envelope["rule"] in (
+            "JSON syntax", "input topics carry commands") else imports)
     follower.wait(lambda: all(e.event_id in follower.accepted for e in good), 60, "the valid results")
     follower.wait(lambda: (s := follower.latest(tid, 1)) is not None and s.body["complete"], 60, "complete standings")
     rows = {r["team_id"]: (r["mp"], r["gp"]) for r in follower.latest(tid, 1).body["rows"]}

@@ -1,7 +1,8 @@
 """Issue 12, acceptance 3: poison messages on a real broker, with the processors as ``LivePipeline``
 runs them (the README's command).
 
-A poison message inside a burst of valid ones is dead-lettered alone; every valid one is
+A poison message inside a burst of valid ones (each an ``ImportFacts``: the input topics carry
+commands) is dead-lettered alone; every valid one is
 accepted; the committed offsets move past the poison, so a restart crashes nothing and judges
 nothing twice; SIGTERM stops the processors within 10 s; the README command opens no web server.
 """
@@ -18,8 +19,8 @@ from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
 from deploy import topics
 from olympiad.cmd_live import LivePipeline
-from schemas.canonical import canonical_json
 from tests.factories import TID, board, four_team_round_one
+from tests.kafka_messages import import_body, imported
 
 pytestmark = pytest.mark.integration
 
@@ -27,10 +28,10 @@ POISONS = [
     b'{"type": ["BoardResultRecorded"], "event_id": "p1", "tournament_id": "test-open"}',
     b'{"type": {"x": 1}, "event_id": "p2", "tournament_id": "test-open"}',
     b"[" * 50_000 + b"]" * 50_000,
-    json.dumps({"type": "BoardResultRecorded", "event_id": "p4", "tournament_id": TID, "round": 1, "table": 2,
-                "board": 4, "result": "1-0", "reason": "\ud800"}).encode(),
-    json.dumps({"type": "BoardResultRecorded", "event_id": "p5", "tournament_id": TID, "round": 1, "table": 2,
-                "board": 4, "result": "1-0", "reason": "x" * 1_000_000}).encode(),
+    json.dumps(import_body({"type": "BoardResultRecorded", "event_id": "p4", "tournament_id": TID, "round": 1, "table": 2,
+                            "board": 4, "result": "1-0", "reason": "\ud800"})).encode(),
+    json.dumps(import_body({"type": "BoardResultRecorded", "event_id": "p5", "tournament_id": TID, "round": 1, "table": 2,
+                            "board": 4, "result": "1-0", "reason": "x" * 1_000_000})).encode(),
 ]
 
 
@@ -70,7 +71,7 @@ def test_poison_messages_are_dead_letters_alone_restarts_move_on_sigterm_is_prom
     producer = KafkaProducer(bootstrap_servers=kafka_bootstrap, acks="all", max_request_size=2 * 1024 * 1024)
     try:
         for event in four_team_round_one()[:6]:
-            producer.send(topics.name(topics.TOURNAMENT_EVENTS, topic_prefix), key=TID.encode(), value=canonical_json(event).encode())
+            producer.send(topics.name(topics.TOURNAMENT_EVENTS, topic_prefix), key=TID.encode(), value=imported(event))
         producer.flush()
 
         def accepted() -> set[str]:
@@ -80,10 +81,10 @@ def test_poison_messages_are_dead_letters_alone_restarts_move_on_sigterm_is_prom
         # One burst: valid, poison, valid, poison ... and a valid result without a key.
         valid = [board(1, 1, b, "1-0") for b in range(1, 5)] + [board(1, 2, b, "1/2-1/2") for b in range(1, 4)]
         for i, poison in enumerate(POISONS):
-            producer.send(board_results, key=TID.encode(), value=canonical_json(valid[i]).encode())
+            producer.send(board_results, key=TID.encode(), value=imported(valid[i]))
             producer.send(board_results, key=TID.encode(), value=poison)
-        producer.send(board_results, key=TID.encode(), value=canonical_json(valid[5]).encode())
-        producer.send(board_results, key=None, value=canonical_json(valid[6]).encode())
+        producer.send(board_results, key=TID.encode(), value=imported(valid[5]))
+        producer.send(board_results, key=None, value=imported(valid[6]))
         producer.flush()
         wait_for("the valid results", lambda: {e.event_id for e in valid[:6]} <= accepted())
 
@@ -120,7 +121,7 @@ def test_poison_messages_are_dead_letters_alone_restarts_move_on_sigterm_is_prom
         assert committed == {tp: (end or None) for tp, end in ends.items()}
         # A restart crashes nothing, judges no poison again, and goes on with the next result.
         pipeline.start("processors")
-        producer.send(board_results, key=TID.encode(), value=canonical_json(board(1, 2, 4, "0-1")).encode())
+        producer.send(board_results, key=TID.encode(), value=imported(board(1, 2, 4, "0-1")))
         producer.flush()
         wait_for("the result after the restart", lambda: f"{TID}/r1/t2/b4" in accepted())
         assert len(dead()) == 6

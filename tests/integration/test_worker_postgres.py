@@ -12,7 +12,8 @@ import json
 import pytest
 
 from projections.store import events_table, teams_table
-from projections.worker import Projector, make_engine
+from projections.projector import Projector
+from projections.worker import make_engine
 from schemas.canonical import canonical_json
 from tests.factories import four_team_round_one, team
 from tests.unit.test_worker_isolation import as_tournament, records, stored

@@ -13,7 +13,7 @@ from olympiad.cli import app
 from processors.deciders import handle
 from producers.doors import EmbeddedDoor, Outcome, in_parts
 from projections.history import build_history
-from projections.pairing.check import check_pairing
+from projections.pairing.systems import check_pairing
 from projections.replay import replay
 from projections.store import EventStore
 from schemas import limits
@@ -174,7 +174,7 @@ def test_the_processors_keep_a_large_imports_events_in_store_entries_that_each_f
     processors' producer (MessageSizeTooLargeError)."""
     import orjson
 
-    from processors.app import Judge, judge_message
+    from processors.judge import Judge, judge_message
 
     store: dict = {}
     judge = Judge(store)

@@ -3,11 +3,12 @@ auditor's reading of it (``projections.audit``): a changed, a deleted and two sw
 copy of the log are each named at the event, with what the stored hashes say happened."""
 from __future__ import annotations
 
-from processors.app import Judge, judge_message
+from processors.judge import Judge, judge_message
 from projections.audit import LogRecord, audit
 from schemas.canonical import canonical_json
 from schemas.chain import CHAIN_HEADER, PREV_HEADER, chain_of, chain_start
 from tests.factories import TID, four_team_round_one
+from tests.kafka_messages import imported
 
 KEY = TID.encode()
 
@@ -17,7 +18,7 @@ def batch(judge: Judge, store: dict, events: list) -> list[tuple[str, list]]:
     accepted event, as ``processors.app.judge_batch`` writes them to tournament-log."""
     out = []
     for e in events:
-        verdict = judge_message(judge, canonical_json(e).encode(), KEY)
+        verdict = judge_message(judge, imported(e), KEY)
         assert verdict.accepted, verdict.reason
         out += [(canonical_json(a), judge.chain.headers(TID, a.event_id)) for a in verdict.events]
     for _, key, value in judge.commit():

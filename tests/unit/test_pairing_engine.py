@@ -17,7 +17,7 @@ from processors.tournament import RuleViolation
 from producers.simulator import SimulationSpec, publish, record_match, simulate
 from projections.history import build_history
 from projections.pairing import NoLegalPairing, propose_pairing
-from projections.pairing.check import check_pairing
+from projections.pairing.systems import check_pairing
 from projections.pairing.matching import GroupPlan, best_kept, perfect_matching
 from schemas.events import BoardResultRecorded, PairingProposed, RoundPaired, Table, parse_event
 from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022, RuleProfile
@@ -32,8 +32,8 @@ def test_same_history_same_pairing_and_trace(profile: RuleProfile) -> None:
     """Acceptance 5: byte for byte, also across processes with other hash seeds."""
     sim = simulate(SimulationSpec(teams=40, rounds=5, seed=3, profile=profile))
     history = build_history(sim.state, 5)
-    first = propose_pairing(history, profile, 6).to_event("sim")
-    second = propose_pairing(history, profile, 6).to_event("sim")
+    first = propose_pairing(history, profile, 6).to_event("sim", "sim/r6/proposal/1")
+    second = propose_pairing(history, profile, 6).to_event("sim", "sim/r6/proposal/1")
     assert first.model_dump_json() == second.model_dump_json()
     code = (
         "from producers.simulator import SimulationSpec, simulate;"
@@ -41,7 +41,7 @@ def test_same_history_same_pairing_and_trace(profile: RuleProfile) -> None:
         "from projections.pairing import propose_pairing;"
         f"from schemas.profile import get_profile; p = get_profile({profile.name!r});"
         "s = simulate(SimulationSpec(teams=40, rounds=5, seed=3, profile=p));"
-        "print(propose_pairing(build_history(s.state, 5), p, 6).to_event('sim').model_dump_json())"
+        "print(propose_pairing(build_history(s.state, 5), p, 6).to_event('sim', 'sim/r6/proposal/1').model_dump_json())"
     )
     outputs = {
         subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
@@ -53,7 +53,7 @@ def test_same_history_same_pairing_and_trace(profile: RuleProfile) -> None:
 
 def test_pairing_proposed_event_round_trip() -> None:
     state = field(OLYMPIAD_2022, 6)
-    event = propose_pairing(build_history(state, 0), OLYMPIAD_2022, 1).to_event("t")
+    event = propose_pairing(build_history(state, 0), OLYMPIAD_2022, 1).to_event("t", "t/r1/proposal/1")
     assert isinstance(event, PairingProposed)
     assert parse_event(event.model_dump_json()) == event
     assert event.profile == "olympiad-2022" and len(event.tables) == 3 and event.trace
@@ -191,7 +191,7 @@ def test_the_proposal_exists_once_the_round_is_complete() -> None:
     assert next_round_proposal(state) is None
     record_match(state, 1, pairing.tables[-1].table, 2)
     proposal = next_round_proposal(state)
-    assert proposal is not None and proposal.round == 2 and proposal.event_id == "t/r2/proposed"
+    assert proposal is not None and proposal.round == 2 and proposal.event_id == "t/r2/proposal/1"
 
 
 @pytest.mark.parametrize("profile, cited", [
@@ -209,3 +209,21 @@ def test_the_trace_cites_the_profiles_own_rule_source(profile: RuleProfile, cite
     if profile is OLYMPIAD_2008:
         assert [r for r in rules if "D.02" in r] == []
         assert all(r.endswith("; 2008 Olympiad pairing rules") for r in rules)
+
+
+def test_one_pairing_proposed_whoever_builds_it() -> None:
+    """Issue 25: the read model's proposal and the ``PairRound`` decision are one event under one id
+    scheme (``schemas.event_ids.proposal``), the read model's with the engine's trace."""
+    from processors.deciders import handle
+    from projections.pairing.read_model import next_round_proposal
+    from projections.pairing.systems import SYSTEMS, system_name
+    from schemas.commands import parse_command
+
+    state = field(OLYMPIAD_2022, 6)
+    shown = next_round_proposal(state)
+    command = parse_command({"command": "PairRound", "tournament_id": "t", "actor": {"role": "chief", "id": "chief"}, "round": 1})
+    decided = handle(state, command).events[0]
+    assert shown.event_id == decided.event_id == "t/r1/proposal/1"
+    assert decided == shown.model_copy(update={"trace": (), "actor": "chief"}) and shown.trace
+    assert next_round_proposal(state).event_id == "t/r1/proposal/1"  # the log's proposal says the same
+    assert system_name(OLYMPIAD_2022) == "fide-d02" and set(SYSTEMS) == {"fide-d02", "fide-c04.6"}

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from producers.simulator import SimulationSpec, simulate
 from projections.history import build_history
-from projections.pairing.check import check_pairing
+from projections.pairing.systems import check_pairing
 from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022
 
 PROFILES = st.sampled_from([OLYMPIAD_2008, OLYMPIAD_2022])

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from processors.app import Judge
+from processors.judge import COMMANDS_ONLY, Judge
 from processors.principals import actor_of, take_actor
 from processors.tournament import RuleViolation
 from schemas.commands import parse_command
@@ -59,6 +59,7 @@ def test_an_event_on_a_commands_topic_is_refused() -> None:
     event = {"type": "TournamentCreated", "schema_version": 1, "event_id": "cup/created", "tournament_id": "cup",
              "name": "Cup", "profile": "olympiad-2022"}
     verdict = Judge({}).judge(json.dumps(event).encode(), b"cup", principal="terminal-3", authenticated=True)
-    assert not verdict.accepted and verdict.field == "command"
-    assert verdict.reason == ("TournamentCreated without a \"command\" came on the commands topic of 'terminal-3', which "
-                              "carries commands only (an event there would bypass the role checks)")
+    assert (verdict.accepted, verdict.field, verdict.rule) == (False, "command", COMMANDS_ONLY)
+    assert verdict.reason == ("command: TournamentCreated without a \"command\" came on the commands topic of 'terminal-3'; "
+                              "input topics carry commands only: an event enters the log as a command's decision (an "
+                              "importer's facts as ImportFacts) [rule: input topics carry commands]")

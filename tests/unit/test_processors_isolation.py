@@ -2,7 +2,9 @@
 
 A poison message inside a batch is refused alone and never touches its batch mates or the state;
 messages without a key are refused; a crafted tournament id ``T/x`` is never read as part of
-``T``; a dead letter of a message near the broker's 1 MB limit still fits the broker.
+``T``; a dead letter of a message near the broker's 1 MB limit still fits the broker. Issue 25:
+a raw event is refused whatever its type (input topics carry commands), and the rebuild from the
+store replays only.
 """
 from __future__ import annotations
 
@@ -11,10 +13,12 @@ import json
 
 import pytest
 
-from processors import app as processors
-from processors.app import Judge, dead_letter, entry_seq, judge_message
+from processors import judge as processors
+from processors.judge import COMMANDS_ONLY, Judge, entry_seq, judge_message
 from schemas.canonical import canonical_json
+from schemas.dead_letters import dead_letter
 from tests.factories import TID, board, four_team_round_one
+from tests.kafka_messages import import_body, imported
 
 KEY = TID.encode()
 
@@ -28,23 +32,24 @@ def judged(judge: Judge, store: dict, messages: list[tuple[bytes, bytes | None]]
 
 
 def registration() -> list[bytes]:
-    return [canonical_json(e).encode() for e in four_team_round_one()[:6]]  # created, 4 teams, round 1 pairing
+    return [imported(e) for e in four_team_round_one()[:6]]  # created, 4 teams, round 1 pairing
 
 
 def test_a_poison_message_is_refused_alone_and_its_batch_mates_survive(monkeypatch):
     store: dict = {}
     judge = Judge(store)
     judged(judge, store, [(raw, KEY) for raw in registration()])
-    first, second = canonical_json(board(1, 1, 1, "1-0")).encode(), canonical_json(board(1, 1, 2, "0-1")).encode()
-    poison = canonical_json(board(1, 1, 3, "1-0")).encode()
-    real_match = processors.match_result
+    first, second = imported(board(1, 1, 1, "1-0")), imported(board(1, 1, 2, "0-1"))
+    poison = imported(board(1, 1, 3, "1-0"))
+    real_handle = processors.handle
 
-    def exploding(state, event):  # a failure after the state took the event: a bug no rule foresaw
-        if event.event_id == f"{TID}/r1/t1/b3":
+    def exploding(state, command):  # a failure after the state took the event: a bug no rule foresaw
+        decision = real_handle(state, command)
+        if command.facts[0].event_id == f"{TID}/r1/t1/b3":
             raise TypeError("unhashable type: 'list'")
-        return real_match(state, event)
+        return decision
 
-    monkeypatch.setattr(processors, "match_result", exploding)
+    monkeypatch.setattr(processors, "handle", exploding)
     verdicts = judged(judge, store, [(first, KEY), (poison, KEY), (second, KEY)])
     assert [v.accepted for v in verdicts] == [True, False, True]
     assert (verdicts[1].field, verdicts[1].rule) == ("(message)", "judged without error")
@@ -54,16 +59,16 @@ def test_a_poison_message_is_refused_alone_and_its_batch_mates_survive(monkeypat
     # ... and so after a restart: the store holds the batch's valid events, not the poison.
     again = Judge(store)
     assert again.state(TID).board_codes(1, 1) == {1: "1-0", 2: "0-1"}
-    monkeypatch.setattr(processors, "match_result", real_match)
+    monkeypatch.setattr(processors, "handle", real_handle)
     assert judge_message(again, poison, KEY).accepted
 
 
 @pytest.mark.parametrize("value", [
-    b'{"type": ["BoardResultRecorded"], "event_id": "x", "tournament_id": "test-open"}',
-    b'{"type": {"a": 1}, "event_id": "x", "tournament_id": "test-open"}',
+    json.dumps(import_body({"type": ["BoardResultRecorded"], "event_id": "x", "tournament_id": TID})).encode(),
+    json.dumps(import_body({"type": {"a": 1}, "event_id": "x", "tournament_id": TID})).encode(),
     b"[" * 100_000 + b"]" * 100_000,
-    json.dumps({"type": "BoardResultRecorded", "event_id": f"{TID}/r1/t1/b4", "tournament_id": TID, "round": 1, "table": 1,
-                "board": 4, "result": "1-0", "reason": "\ud800"}).encode(),
+    json.dumps(import_body({"type": "BoardResultRecorded", "event_id": f"{TID}/r1/t1/b4", "tournament_id": TID, "round": 1,
+                            "table": 1, "board": 4, "result": "1-0", "reason": "\ud800"})).encode(),
     b"\xff\xfe not utf-8",
     None,
 ])
@@ -71,8 +76,8 @@ def test_malformed_messages_are_dead_letters_and_valid_ones_around_them_are_acce
     store: dict = {}
     judge = Judge(store)
     judged(judge, store, [(raw, KEY) for raw in registration()])
-    before = canonical_json(board(1, 2, 1, "1-0")).encode()
-    after = canonical_json(board(1, 2, 2, "1-0")).encode()
+    before = imported(board(1, 2, 1, "1-0"))
+    after = imported(board(1, 2, 2, "1-0"))
     verdicts = judged(judge, store, [(before, KEY), (value, KEY), (after, KEY)])
     assert [v.accepted for v in verdicts] == [True, False, True]
     assert verdicts[1].field and verdicts[1].rule
@@ -83,8 +88,8 @@ def test_a_message_without_a_key_is_refused_like_a_wrongly_keyed_one():
     store: dict = {}
     judge = Judge(store)
     judged(judge, store, [(raw, KEY) for raw in registration()])
-    unkeyed, wrong = judged(judge, store, [(canonical_json(board(1, 1, 1, "1-0")).encode(), None),
-                                           (canonical_json(board(1, 1, 1, "1-0")).encode(), b"other")])
+    unkeyed, wrong = judged(judge, store, [(imported(board(1, 1, 1, "1-0")), None),
+                                           (imported(board(1, 1, 1, "1-0")), b"other")])
     assert not unkeyed.accepted and not wrong.accepted
     assert unkeyed.field == wrong.field == "key"
     assert unkeyed.rule == wrong.rule == "input events are keyed by tournament id"
@@ -96,12 +101,12 @@ def test_a_crafted_tournament_id_is_not_read_as_part_of_the_real_one():
     judge = Judge(store)
     judged(judge, store, [(raw, KEY) for raw in registration()])
     crafted = f"{TID}/x"
-    body = json.loads(registration()[0])
+    body = json.loads(canonical_json(four_team_round_one()[0]))
     body.update(tournament_id=crafted, event_id="crafted")
     store[f"{crafted}/0"] = json.dumps([json.dumps(body)])  # whatever a looser build let in
     store[f"{TID}/x/0"] = "not even JSON"
     restarted = Judge(store)  # after a restart every state is rebuilt from the store
-    verdict = judge_message(restarted, canonical_json(board(1, 1, 1, "1-0")).encode(), KEY)
+    verdict = judge_message(restarted, imported(board(1, 1, 1, "1-0")), KEY)
     assert verdict.accepted, verdict.reason
     assert restarted.state(TID).tournament_id == TID and len(restarted.state(TID).teams) == 4
     assert entry_seq(f"{TID}/x/0", TID) is None and entry_seq(f"{TID}/12", TID) == 12
@@ -113,7 +118,7 @@ def test_a_bad_stored_entry_is_skipped_on_rebuild_not_fatal_for_the_tournament()
     judged(judge, store, [(raw, KEY) for raw in registration()])
     store[f"{TID}/1"] = json.dumps(['{"type": "BoardResultRecorded", "round": true}'])
     restarted = Judge(store)
-    assert judge_message(restarted, canonical_json(board(1, 1, 1, "1-0")).encode(), KEY).accepted
+    assert judge_message(restarted, imported(board(1, 1, 1, "1-0")), KEY).accepted
     entries = restarted.commit()
     assert [key for _, key, _ in entries] == [f"{TID}/2"]  # the next entry after the skipped one, not over it
 
@@ -129,3 +134,39 @@ def test_a_dead_letter_of_a_message_near_1_mb_fits_the_broker():
     assert value.decode().startswith(body["value"])
     small = json.loads(dead_letter({}, KEY, b'{"a": 1}', "f", "r", "why"))
     assert small["value"] == '{"a": 1}' and small["truncated"] is False
+
+
+@pytest.mark.parametrize("event", [board(1, 1, 1, "1-0"), four_team_round_one()[0]])
+def test_a_raw_event_is_refused_whatever_its_type(event):
+    store: dict = {}
+    judge = Judge(store)
+    judged(judge, store, [(raw, KEY) for raw in registration()[:1]] if event.type != "TournamentCreated" else [])
+    verdict = judge_message(judge, canonical_json(event).encode(), KEY)
+    assert (verdict.accepted, verdict.field, verdict.rule) == (False, "command", COMMANDS_ONLY)
+    assert verdict.reason == (f"command: {event.type} without a \"command\" came on an input topic; input topics carry "
+                              "commands only: an event enters the log as a command's decision (an importer's facts as "
+                              "ImportFacts) [rule: input topics carry commands]")
+    derived = {"type": "StandingsUpdated", "event_id": "x", "tournament_id": TID}
+    assert judge_message(judge, json.dumps(derived).encode(), KEY).rule == COMMANDS_ONLY
+
+
+def test_the_rebuild_replays_the_stored_events_without_judging_them_again(monkeypatch):
+    """Decide once: a forfeit stored by an older build whose note a tightened rule would refuse is
+    replayed as it was accepted (``replay_stored``: evolve, no rule check)."""
+    from processors import rules
+
+    store: dict = {}
+    judge = Judge(store)
+    judged(judge, store, [(raw, KEY) for raw in registration()])
+    forfeit = {"type": "MatchForfeited", "schema_version": 2, "event_id": f"{TID}/r1/t2/forfeit", "tournament_id": TID,
+               "round": 1, "table": 2, "winner": "B", "forfeit": "absence", "note": "late"}
+    assert judged(judge, store, [(json.dumps(import_body(forfeit)).encode(), KEY)])[0].accepted
+    monkeypatch.setattr(rules, "FORFEIT_NOTE_MIN", 10)
+    again = judge_message(Judge({}), json.dumps(import_body(*map(json.loads, registration_facts()), forfeit)).encode(), KEY)
+    assert (again.accepted, again.field) == (False, "note")  # the tightened rule holds for what comes now ...
+    restarted = Judge(store)
+    assert restarted.state(TID).board_codes(1, 2) == {1: "-/+", 2: "+/-", 3: "-/+", 4: "+/-"}  # ... not for what was decided
+
+
+def registration_facts() -> list[str]:
+    return [canonical_json(e) for e in four_team_round_one()[:6]]

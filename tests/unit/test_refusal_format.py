@@ -199,18 +199,20 @@ def test_the_http_api_refuses_a_command_and_a_request_body_with_the_products_lin
 
 
 def test_the_kafka_judge_refuses_with_the_products_line() -> None:
-    from processors.app import Judge, judge_message
+    from processors.judge import Judge, judge_message
+    from tests.kafka_messages import import_body, imported
 
     judge = Judge({})
     for e in four_team_round_one()[:2]:
-        assert judge_message(judge, canonical_json(e).encode(), TID.encode()).accepted
+        assert judge_message(judge, imported(e), TID.encode()).accepted
     verdict = judge_message(judge, json.dumps(_roster_command()).encode(), TID.encode())
     assert (verdict.field, verdict.rule) == ("players[2].title", limits.TITLE_RULE)
     assert _clean(verdict.reason) == f"command ChangeRoster: players[2].title: {TITLE_LINE}"
-    verdict = judge_message(judge, json.dumps({**json.loads(canonical_json(board(1, 1, 1, "1-0"))), "board": "2"}).encode(),
+    verdict = judge_message(judge, json.dumps(import_body({**json.loads(canonical_json(board(1, 1, 1, "1-0"))), "board": "2"})).encode(),
                             TID.encode())
-    assert _clean(verdict.reason) == (f"event test-open/r1/t1/b1 (BoardResultRecorded): board: '2' is text, not a whole "
-                                      "number [rule: strict JSON types]")
+    assert _clean(verdict.reason) == ("command ImportFacts: facts: fact 0: event test-open/r1/t1/b1 (BoardResultRecorded): "
+                                      "board: '2' is text, not a whole number (field board, rule: strict JSON types) "
+                                      "[rule: schema ImportFacts v1]")
 
 
 def test_a_library_error_caught_as_a_last_resort_is_said_in_the_products_words() -> None:

@@ -9,7 +9,7 @@ import pytest
 from producers.simulator import new_tournament, publish, record_match
 from projections.history import build_history
 from projections.pairing import propose_pairing
-from projections.pairing.check import check_pairing
+from projections.pairing.systems import check_pairing
 from projections.pairing.swiss_team.brackets import choose_bracket, choose_pab, score_profiles, upfloater_sets
 from projections.pairing.swiss_team.colours import allocate
 from projections.pairing.swiss_team.criteria import first_identifier, pair_bracket, pair_costs

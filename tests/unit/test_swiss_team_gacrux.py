@@ -10,7 +10,7 @@ from bench.bench_swiss_team_gacrux import METHODS, absent_tpns, gacrux_check, ga
 from tests.gacrux_tool import require_gacrux
 from producers.simulator import draw_spec, simulate
 from projections.history import build_history
-from projections.pairing.check import check_pairing
+from projections.pairing.systems import check_pairing
 from projections.trf import export_trf
 from schemas.profile import PROFILES
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from projections.store import events_table, standings_documents, teams_table
-from projections import worker
-from projections.worker import Projector, make_engine, offsets_table
+from projections import projector as worker
+from projections.projector import Projector, offsets_table
+from projections.worker import log_partition, make_engine
 from schemas.canonical import canonical_json
 from tests.factories import board, four_team_round_one, team
 
@@ -114,4 +115,4 @@ def test_a_stored_event_that_no_longer_applies_does_not_stop_a_restart(tmp_path)
                                                "schema_version": 1, "body": '{"type": "BoardResultRecorded", "round": true}'})
     again = Projector(engine, "test")
     assert len(again.tournaments["a-open"].state.teams) == 4
-    assert [s.tournament_id for s in again.latest_standings(TOPIC)] == ["a-open"]
+    assert [s.tournament_id for s in again.latest_standings(TOPIC, log_partition)] == ["a-open"]
