@@ -74,7 +74,10 @@ def submit_lineup(driver, team: str, boards: str) -> None:
     """Type ``boards`` into ``team``'s line-up box on the arbiter page and submit it."""
     from selenium.common.exceptions import StaleElementReferenceException
 
-    for attempt in range(5):  # the page repaints its tables when the state changes: find them again
+    # The page says "recorded" as soon as the answer comes, then reads the tournament again and
+    # repaints its tables: wait for the team's row, and find it again if a repaint replaced it.
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] input.lineup'))
+    for attempt in range(5):
         try:
             box = driver.find_element(By.CSS_SELECTOR, f'#lineups tr[data-team="{team}"] input.lineup')
             box.clear()
