@@ -7,10 +7,16 @@ rule is written once for both. Loading a log never calls it (``TournamentState.e
 """
 from __future__ import annotations
 
+from datetime import timezone
+from types import SimpleNamespace
 from typing import Any, Callable
 
 from processors.violation import RuleViolation
 from schemas import event_ids
+from schemas.canonical import canonical_json, text_digest
+from schemas.chain import checkpoint_message
+from schemas.events import FORFEIT_CODES
+from schemas.profile import PROFILES
 
 # ``TournamentState`` in the annotations is ``processors.tournament.TournamentState``: named, not
 # imported, because the state calls these rules (an import back would be a cycle).
@@ -68,8 +74,6 @@ def check_tournament(state: "TournamentState", tournament_id: str, what: str) ->
 
 
 def _created(state: "TournamentState", e: Any) -> None:
-    from schemas.profile import PROFILES
-
     if state.created is not None:
         raise RuleViolation("the tournament already exists", field="type", rule="created once")
     builtin = PROFILES.get(e.profile.name)
@@ -136,8 +140,6 @@ def nominations_open(state: "TournamentState", when: Any, field: str) -> None:
 
 def _after(when: Any, deadline: Any) -> bool:
     if (when.tzinfo is None) != (deadline.tzinfo is None):  # compare naive as UTC
-        from datetime import timezone
-
         when, deadline = (w.replace(tzinfo=timezone.utc) if w.tzinfo is None else w for w in (when, deadline))
     return when > deadline
 
@@ -364,16 +366,12 @@ def missing_results(state: "TournamentState", rnd: int) -> None:
 
 def pairing_digest(state: "TournamentState", rnd: int) -> str:
     """SHA-256 of the canonical JSON of round ``rnd``'s published pairing (``RoundPaired``)."""
-    from schemas.canonical import canonical_json, text_digest
-
     return text_digest(canonical_json(state.rounds[rnd]))
 
 
 def _checkpoint(state: "TournamentState", e: Any) -> None:
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-    from schemas.chain import checkpoint_message
 
     if e.round not in state.closed:
         raise RuleViolation(f"round {e.round} is not closed", field="round", rule="a checkpoint of a closed round")
@@ -424,10 +422,6 @@ ISSUED_BY: dict[str, str] = {
 
 
 def _as_command(event: Any, actor: Any) -> Any:
-    from types import SimpleNamespace
-
-    from schemas.events import FORFEIT_CODES
-
     kind = ISSUED_BY[event.type]
     if kind == "RecordResult" and event.result in FORFEIT_CODES:
         kind = "RecordForfeit"
