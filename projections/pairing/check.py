@@ -26,6 +26,7 @@ from projections.pairing.constraints import Constraints
 from projections.pairing.entrants import build_entrants
 from projections.pairing.matching import NoLegalPairing, best_kept
 from projections.pairing.score_groups import DOWN, processing_order
+from projections.pairing.swiss_team.check import check_swiss_team
 from projections.pairing.trace import Trace
 from projections.pairing.violations import Violation, paired_once
 from schemas.events import Table
@@ -47,8 +48,6 @@ def check_pairing(
     """
     tables = list(tables)
     if profile.swiss_team is not None:
-        from projections.pairing.swiss_team.check import check_swiss_team  # it imports this module's helpers
-
         return check_swiss_team(history, profile, rnd, tables, bye, absent, colours)
     entrants = build_entrants(history, profile, rnd, absent)
     place = {e.team_id: e.place for e in entrants}
