@@ -34,7 +34,8 @@ print(time.process_time() - t)
 @dataclass(frozen=True)
 class LateImport:
     """One import inside a function: the module ``module`` that holds it, the function, the
-    imported module ``target`` (for ``from A import b``: ``A``), and its line."""
+    imported module ``target`` (for ``from A import b``: ``A``, or ``A.b`` when that is a module of
+    ours), and its line."""
 
     module: str
     function: str
@@ -55,10 +56,19 @@ def late_imports(root: Path = ROOT) -> list[LateImport]:
                 for node in ast.walk(fn):
                     if isinstance(node, ast.ImportFrom):
                         base = module.rsplit(".", node.level)[0] + "." if node.level else ""
-                        found.append(LateImport(module, fn.name, base + (node.module or ""), node.lineno))
+                        source = base + (node.module or "")
+                        found.extend(LateImport(module, fn.name, _submodule(root, source, alias.name) or source, node.lineno)
+                                     for alias in node.names)
                     elif isinstance(node, ast.Import):
                         found.extend(LateImport(module, fn.name, alias.name, node.lineno) for alias in node.names)
     return sorted(set(found), key=lambda i: (i.module, i.line, i.target))
+
+
+def _submodule(root: Path, package: str, name: str) -> str | None:
+    """``package.name`` when ``from package import name`` imports a module of ours (its cost is
+    that module's, not the package's), else None."""
+    path = root.joinpath(*package.split("."), name)
+    return f"{package}.{name}" if path.with_suffix(".py").is_file() or (path / "__init__.py").is_file() else None
 
 
 def gain_ms(module: str, target: str, runs: int) -> float:

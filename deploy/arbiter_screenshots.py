@@ -11,15 +11,15 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from olympiad.web.local_server import free_port
+from tests.e2e.test_arbiter_browser import eight_teams_csv, run_flow, serve_new
+from tests.e2e.test_browser import chromium
+
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
 
 def main() -> None:
     """Play the flow with a screenshot at each step; print the files written."""
-    from tests.e2e.test_arbiter_browser import eight_teams_csv, run_flow, serve_new
-    from tests.e2e.test_browser import chromium
-    from olympiad.web.local_server import free_port
-
     OUT.mkdir(parents=True, exist_ok=True)
     opened = []
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import ssl
 import sys
 from pathlib import Path
 from typing import Any
@@ -76,8 +77,6 @@ def faust_credentials(username: str | None = None) -> Any:
     import faust
 
     if config["security_protocol"] == "SASL_SSL":
-        import ssl
-
         return faust.SASLCredentials(username=config["sasl_plain_username"], password=config["sasl_plain_password"],
                                      mechanism=config["sasl_mechanism"], ssl_context=ssl.create_default_context())
     return faust.SASLCredentials(username=config["sasl_plain_username"], password=config["sasl_plain_password"],

@@ -36,6 +36,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kafka.admin import (ACL, ACLOperation, ACLPermissionType, ResourcePattern, ResourceType, ScramMechanism,
+                         UserScramCredentialUpsertion)
+
 from deploy import topics
 
 SUPER_USERS = ("admin", "processors", "worker")
@@ -50,8 +53,6 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 def acls_of(principal: str, topic_prefix: str | None = None) -> list[Any]:
     """The topic ACLs (kafka-python ``ACL``) of ``principal`` (module docstring's table); none
     for a super user."""
-    from kafka.admin import ACL, ACLOperation, ACLPermissionType, ResourcePattern, ResourceType
-
     if principal in SUPER_USERS:
         return []
 
@@ -97,8 +98,6 @@ def add(principals: list[str], bootstrap: str | None = None, topic_prefix: str |
     Raises ``ValueError`` for a name that cannot be a principal (``NAME``), ``RuntimeError`` when
     the broker refuses a credential or an ACL.
     """
-    from kafka.admin import ScramMechanism, UserScramCredentialUpsertion
-
     for p in principals:
         if not NAME.match(p):
             raise ValueError(f"principal {p!r}: letters, digits, '_' and '-' only (it names a topic), at most 64")

@@ -13,6 +13,11 @@ import os
 import sys
 import time
 
+from kafka.admin import KafkaAdminClient
+from kafka.errors import KafkaError
+
+from deploy.kafka_security import CredentialsMissing, client_config
+
 
 def _alive(pid: int | None) -> bool:
     if pid is None:
@@ -26,11 +31,6 @@ def _alive(pid: int | None) -> bool:
 
 def cluster_id(bootstrap: str, timeout_ms: int = 1000) -> str | None:
     """Return the cluster id if a broker at ``bootstrap`` answers within ``timeout_ms``, else None."""
-    from kafka.admin import KafkaAdminClient
-    from kafka.errors import KafkaError
-
-    from deploy.kafka_security import CredentialsMissing, client_config
-
     try:
         auth = client_config()  # a broker with authentication answers only an authenticated client
     except CredentialsMissing:

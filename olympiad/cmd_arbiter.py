@@ -7,6 +7,7 @@ embedded store by default, the live pipeline with ``--kafka``. The rules are the
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Optional
 
@@ -14,7 +15,8 @@ import typer
 
 from olympiad.cli import app
 from olympiad import doors
-from olympiad.doors import AS, DB, KAFKA, actor, console, embedded_state, err, submit
+from olympiad.doors import AS, DB, KAFKA, actor, console, embedded_state, err, escape, submit
+from olympiad.output import note_titles
 
 team_app = typer.Typer(no_args_is_help=True, help="Register teams, import them, change rosters, rank, absences, withdrawals.")
 round_app = typer.Typer(no_args_is_help=True, help="Pair a round, amend the proposal, publish it, close the round.")
@@ -77,10 +79,6 @@ def new(
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
     """Create a tournament: name, dates, venue, chief arbiter, rule profile, rounds, the checkpoint key."""
-    import json
-
-    from rich.markup import escape
-
     chosen: Any = profile
     if profile_file is not None:
         try:
@@ -135,9 +133,6 @@ def team_import(
     db: Optional[str] = DB, kafka: Optional[str] = KAFKA, who: str = AS,
 ) -> None:
     """Register every team of a CSV file, or of a TRF-2026 file's team records (310/013 with 001), at once (all or none)."""
-    from rich.markup import escape
-
-    from olympiad.output import note_titles
     from producers.importers.common import title_note
     from producers.importers.team_file import read_team_file
 

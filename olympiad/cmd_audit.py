@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 
 from olympiad.cli import app
+from olympiad.output import refusal_text
 
 
 @app.command()
@@ -26,7 +27,6 @@ def audit(
 
     from producers.audit_sources import audit_source
     from projections.audit import audit as run_audit
-    from olympiad.output import refusal_text
     from schemas.events import EventSchemaError
     from schemas.refusals import exception_text
 

@@ -24,7 +24,7 @@ import typer
 
 from olympiad.cli import app
 from olympiad.broker_probe import BrokerUnavailable, require_broker
-from olympiad.output import console as _console, err as _err
+from olympiad.output import console as _console, err as _err, load_or_refuse
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -218,8 +218,6 @@ def _publish_with_bar(events: list, speed: float, bootstrap: str | None, topic_p
 
 
 def _load(source: str) -> list:
-    from olympiad.output import load_or_refuse
-
     return load_or_refuse(source)
 
 

@@ -1,6 +1,8 @@
 """``olympiad replay`` and ``olympiad export``: fold an event source into standings; write event logs."""
 from __future__ import annotations
 
+import gc
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -22,8 +24,6 @@ def replay(
                                      "(one ImportFacts command, judged there) and project from (default: none, the events are folded in memory)"),
 ) -> None:
     """Replay SOURCE and print the standings (chess-results layout) and their SHA-256 digest."""
-    import gc
-
     # A replay is a process that reads a log and exits: every event, board and row it makes lives
     # until the end, so the cyclic collector would walk them again and again to free nothing
     # (about a sixth of a Samarkand replay's CPU time, bench/bench_cli.py). Memory is the log's.
@@ -83,8 +83,6 @@ def export(
 ) -> None:
     """Convert SOURCE into an event log file (canonical JSON Lines; gzip if OUT ends in .gz), with its
     hash chain (OUT.chain) and a copy of its event.json beside it."""
-    import shutil
-
     from projections.eventlog import chain_path, write_log
     from producers.sources import facts_path, sidecar
 

@@ -10,7 +10,9 @@ from typing import Any, Optional
 import typer
 
 from olympiad.cli import app
+from olympiad.doors import DEFAULT_DB
 from olympiad.output import console, load_or_refuse, refuse
+from olympiad.web.preload import through_round
 
 
 @app.command()
@@ -61,8 +63,6 @@ def serve(
     if source is not None:
         events = load_or_refuse(source)
         if rounds is not None:
-            from olympiad.web.preload import through_round
-
             try:
                 events = through_round(events, rounds)
             except ValueError as exc:
@@ -108,8 +108,6 @@ def serve_new(name: str, profile: str, db: str | None, host: str, port: int, chi
     which signs every round closed on the page; a given key file is made or read now."""
     from olympiad.web.app import create_app
     from olympiad.web.auth import NEW_EVENT, TokenStore
-
-    from olympiad.doors import DEFAULT_DB
     from schemas.profile import get_profile
 
     try:

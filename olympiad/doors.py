@@ -18,6 +18,7 @@ import functools
 
 import typer
 
+from olympiad.broker_probe import BrokerUnavailable, require_broker
 from olympiad.clock import now
 
 
@@ -71,7 +72,6 @@ def door(db: str | None, kafka: str | None) -> Any:
 
         key = ("kafka", f"{os.environ.get('KAFKA_SASL_USERNAME', '')}:{prefix()}@{kafka}")  # a door per principal
         if key not in _DOORS:
-            from olympiad.broker_probe import BrokerUnavailable, require_broker
             from producers.doors import KafkaDoor
 
             try:

@@ -7,10 +7,14 @@ rule is written once for both. Loading a log never calls it (``TournamentState.e
 """
 from __future__ import annotations
 
+from datetime import timezone
 from typing import Any, Callable
 
 from processors.violation import RuleViolation
 from schemas import event_ids
+from schemas.canonical import canonical_json, text_digest
+from schemas.chain import checkpoint_message
+from schemas.profile import PROFILES
 
 # ``TournamentState`` in the annotations is ``processors.tournament.TournamentState``: named, not
 # imported, because the state calls these rules (an import back would be a cycle).
@@ -68,8 +72,6 @@ def check_tournament(state: "TournamentState", tournament_id: str, what: str) ->
 def _created(state: "TournamentState", e: Any) -> None:
     """A log holds one tournament, created once (another tournament's creation names the one it
     holds); a built-in profile's name keeps its rules."""
-    from schemas.profile import PROFILES
-
     if state.created is not None and e.tournament_id != state.tournament_id:
         raise RuleViolation(f"this log already holds the tournament {state.tournament_id!r} ({state.created.name}); "
                             f"create {e.tournament_id!r} in a store of its own", field="tournament_id",
@@ -140,8 +142,6 @@ def nominations_open(state: "TournamentState", when: Any, field: str) -> None:
 
 def _after(when: Any, deadline: Any) -> bool:
     if (when.tzinfo is None) != (deadline.tzinfo is None):  # compare naive as UTC
-        from datetime import timezone
-
         when, deadline = (w.replace(tzinfo=timezone.utc) if w.tzinfo is None else w for w in (when, deadline))
     return when > deadline
 
@@ -368,16 +368,12 @@ def missing_results(state: "TournamentState", rnd: int) -> None:
 
 def pairing_digest(state: "TournamentState", rnd: int) -> str:
     """SHA-256 of the canonical JSON of round ``rnd``'s published pairing (``RoundPaired``)."""
-    from schemas.canonical import canonical_json, text_digest
-
     return text_digest(canonical_json(state.rounds[rnd]))
 
 
 def _checkpoint(state: "TournamentState", e: Any) -> None:
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-    from schemas.chain import checkpoint_message
 
     if e.round not in state.closed:
         raise RuleViolation(f"round {e.round} is not closed", field="round", rule="a checkpoint of a closed round")

@@ -18,10 +18,16 @@ Raises ``FileNotFoundError`` / ``ValueError`` naming what is wrong with the sour
 """
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
+import orjson
+
 from projections.audit import LogRecord, Published
+from projections.eventlog import read_chain, read_log
+from schemas.canonical import canonical_json
+from schemas.chain import CHAIN_HEADER, PREV_HEADER
 
 
 def audit_source(source: str, tournament_id: str | None = None) -> tuple[str, list[LogRecord], Published]:
@@ -38,7 +44,6 @@ def audit_source(source: str, tournament_id: str | None = None) -> tuple[str, li
     if path.is_file() and not path.suffix == ".trf":
         return _file(path, tournament_id)
     from producers.sources import load_log
-    from schemas.canonical import canonical_json
 
     events = load_log(source)  # a data folder's facts imported (judged once); a shipped log as it is
     tid = tournament_id or events[0].tournament_id
@@ -47,10 +52,6 @@ def audit_source(source: str, tournament_id: str | None = None) -> tuple[str, li
 
 
 def _file(path: Path, tid: str | None) -> tuple[str, list[LogRecord], Published]:
-    import gzip
-
-    from projections.eventlog import read_chain, read_log
-
     events = iter(read_log(path))  # refuses a file that is not a log, naming the line, before the audit
     hashes = read_chain(path)  # the chain file beside it, if any: each event's hashes
     records = []
@@ -99,12 +100,10 @@ def _database(url: str, tid: str | None) -> tuple[str, list[LogRecord], Publishe
 
 
 def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
-    import orjson
     from kafka import KafkaConsumer, TopicPartition
 
     from deploy import topics
     from deploy.kafka_security import client_config
-    from schemas.chain import CHAIN_HEADER, PREV_HEADER
 
     log = topics.name(topics.TOURNAMENT_LOG)
     # The tournament's partition of the log (keyed by tournament id) and every partition of the

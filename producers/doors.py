@@ -22,8 +22,14 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from processors.deciders import Decision, handle
-from processors.tournament import RuleViolation
+from processors.deciders.teams import listed_once
+from processors.tournament import RuleViolation, TournamentState
 from schemas import refusals
+from schemas.canonical import canonical_json
+from schemas.chain import chain_next, chain_start
+from schemas.commands import ImportTeams, import_batches
+from schemas.events import parse_event
+from schemas.limits import MessageTooLarge, check_size
 
 
 @dataclass(frozen=True)
@@ -60,15 +66,11 @@ def in_parts(submit_one: Callable[[Any], Outcome], command: Any) -> Outcome:
     importing the corrected file again finds them already recorded (an identical registration is
     a retry). Returns one ``Outcome``: every part's event ids when all are accepted.
     """
-    from schemas.commands import ImportTeams, import_batches
-
     if not isinstance(command, ImportTeams):
         return submit_one(command)
     parts = import_batches(command)
     if len(parts) == 1:
         return submit_one(command)
-    from processors.deciders.teams import listed_once
-
     try:
         listed_once(command.teams)
     except RuleViolation as exc:
@@ -174,9 +176,6 @@ class KafkaDoor:
         return in_parts(self._submit_one, command)
 
     def _submit_one(self, command: Any) -> Outcome:
-        from schemas.canonical import canonical_json
-        from schemas.limits import MessageTooLarge, check_size
-
         command = command.model_copy(update={"command_id": command.command_id or uuid.uuid4().hex})
         value = canonical_json(command).encode()
         try:
@@ -204,10 +203,6 @@ class KafkaDoor:
         from offset 0 by a consumer of its own that commits nothing; a redelivered copy of an
         event is skipped (its first copy is the one in the chain)."""
         from kafka import KafkaConsumer, TopicPartition
-
-        from processors.tournament import TournamentState
-        from schemas.chain import chain_next, chain_start
-        from schemas.events import parse_event
 
         spec = self.topics.TOURNAMENT_LOG
         tp = TopicPartition(self.topics.name(spec, self.prefix), self.topics.partition_for(tournament_id.encode(), spec.partitions))

@@ -24,12 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from processors.deciders import handle
 from processors.tournament import TournamentState
 from producers.shipped import SHIPPED_DIR, facts_path, shipped_logs, sidecar
 from projections.eventlog import chain_path, read_chained_log, read_log
 from schemas import limits
 from schemas.commands import Actor, ImportFacts
+from schemas.refusals import exception_text
 
 __all__ = ["SHIPPED_DIR", "facts_path", "load_source", "shipped_logs", "sidecar"]  # where callers found them before producers.shipped
 
@@ -67,8 +70,6 @@ def read_source(source: str) -> Source:
         return Source(source, EventStore(source).events(), True)
     path = Path(source)
     if path.is_dir() or (path.is_file() and path.suffix.lower() == ".trf"):
-        from pydantic import ValidationError
-
         try:
             return Source(source, _imported(path), False)
         except ValidationError as exc:  # an event the importer built from the data does not fit its schema
@@ -134,6 +135,4 @@ def _imported(path: Path) -> list[Any]:
 def imported_refusal(path: Path, exc: Any) -> str:
     """The product's line for a ``pydantic.ValidationError`` an importer met building an event from
     the data at ``path``: ``<path>: <model>: <field>: <message> [rule: ...]`` (``schemas.refusals``)."""
-    from schemas.refusals import exception_text
-
     return f"{path}: {exception_text(exc)}"

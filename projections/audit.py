@@ -26,7 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from processors.rules import pairing_digest
 from processors.tournament import RuleViolation, TournamentState
+from projections.pairing.proposal import propose_round
 from projections.replay import replay
 from schemas.chain import chain_next, chain_start, checkpoint_message
 from schemas.events import parse_event
@@ -197,11 +199,9 @@ def _checkpoints(tid: str, events: list[Any], heads: dict[str, str], result: Any
                  out: list[Divergence]) -> None:
     checkpoints = [e for e in events if e.type == "CheckpointSigned"]
     if not checkpoints:
-        return  # a log without them (an import): no need to load the signature and pairing code
+        return  # a log without them (an import): no need to load the signature code
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-    from processors.rules import pairing_digest
 
     state = result.state
     closed = {e.round: e.event_id for e in events if e.type == "RoundClosed"}
@@ -298,8 +298,6 @@ class _Proposals:
         return [d for rnd in sorted(self.found) for d in self.found[rnd]]
 
     def _check(self, base: TournamentState, rnd: int) -> list[Divergence]:
-        from projections.pairing.proposal import propose_round
-
         out: list[Divergence] = []
         if rnd - 1 > max(base.rounds, default=0):
             out.append(Divergence("proposal", rnd, "the engine", f"published a proposal; the log has not paired round {rnd - 1}"))

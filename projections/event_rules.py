@@ -13,6 +13,8 @@ from typing import Any
 
 from processors.rules import ENGINE_RULES
 from processors.tournament import RuleViolation, TournamentState
+from projections.history import build_history
+from projections.replay import standings_after
 
 ABSOLUTE = ("paired once", "R-P1", "R-B1")
 """Rules of the checker no pairing may break without the chief arbiter's stated reason: every
@@ -28,15 +30,12 @@ ABSOLUTE_RULE = "an absolute pairing rule is broken only with a reason"
 def standings_digest(state: TournamentState, rnd: int) -> str:
     """The digest of round ``rnd``'s standings (``projections.replay.standings_after``): what a
     ``RoundClosed`` makes official."""
-    from projections.replay import standings_after
-
     return standings_after(state, rnd).digest
 
 
 def checker_report(state: TournamentState, rnd: int, tables: tuple, bye: str | None, absent: tuple[str, ...]) -> tuple[str, ...]:
     """The pairing checker's findings on a pairing of ``rnd`` (``projections.pairing.check``):
     one line ``"<rule>: <text>"`` per broken rule, empty when the pairing is legal."""
-    from projections.history import build_history
     from projections.pairing.systems import check_pairing
 
     found = check_pairing(build_history(state, rnd - 1), state.profile, rnd, tables, bye, absent)

@@ -26,7 +26,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     insert,
+    inspect,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine
 
@@ -189,8 +191,6 @@ def _proposal_row(state: TournamentState) -> dict[str, Any] | None:
 
 def add_chain_column(engine: Engine) -> None:
     """Give an ``events`` table written before the hash chain its ``chain`` column (empty)."""
-    from sqlalchemy import inspect, text
-
     if "chain" not in {c["name"] for c in inspect(engine).get_columns("events")}:
         with engine.begin() as conn:
             conn.execute(text("ALTER TABLE events ADD COLUMN chain VARCHAR(64)"))

@@ -32,6 +32,7 @@ from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from sqlalchemy import create_engine, select
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from deploy import topics
 from deploy.kafka_security import client_config
@@ -79,8 +80,6 @@ def caught_up(url: str, bootstrap: str, prefix: str = "") -> bool:
     name) reach the end offset of every ``tournament-log`` partition on the broker ``bootstrap``
     (topics under ``prefix``): every event logged so far is in the read model at ``url``. False
     while the read model holds no positions table yet."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     topic = topics.name(topics.TOURNAMENT_LOG, prefix)
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, **client_config())
     try:

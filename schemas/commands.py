@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from schemas import limits
+from schemas.canonical import canonical_json
 from schemas.events import (
     INPUT_EVENTS, EventSchemaError, ForfeitReason, Player, ResultCode, Table, json_object, parse_event, shown, validation_error,
 )
@@ -329,8 +330,6 @@ def import_batches(command: Any, max_bytes: int = limits.MAX_MESSAGE_BYTES) -> t
     door gives each its own). Raises ``ValueError`` if one team or fact alone does not fit
     ``max_bytes``.
     """
-    from schemas.canonical import canonical_json
-
     whole = len(canonical_json(command).encode("utf-8"))
     if whole <= max_bytes:
         return (command,)

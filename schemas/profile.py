@@ -7,6 +7,8 @@ rules the event ran with. Every rule the spec marks [I] (inferred) is a named sw
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -245,9 +247,6 @@ def named(profile: RuleProfile) -> RuleProfile:
     """``profile`` under a name that names its rules: a built-in profile's name kept with other
     rules becomes ``<name>-variant-<first 8 hex of the SHA-256 of its canonical JSON>``, so that a
     replay never mistakes it for the built-in (a profile's name names its rules)."""
-    import hashlib
-    import json
-
     builtin = PROFILES.get(profile.name)
     if builtin is None or builtin == profile:
         return profile

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import Boolean, Column, MetaData, String, Table, Text, delete, insert, select, update
+from sqlalchemy import Boolean, Column, MetaData, String, Table, Text, delete, insert, inspect, select, text, update
 from sqlalchemy.engine import Engine
 
 CHIEF_TERMINAL = "chief-arbiter"
@@ -93,8 +94,6 @@ class Terminal:
 def token_bits(token: str) -> float:
     """The bits a token holds at most: its length times log2 of the smallest usual alphabet (digits,
     hex, base64) that holds every one of its characters (0 for other characters)."""
-    import math
-
     for alphabet, size in _ALPHABETS:
         if set(token) <= set(alphabet):
             return len(token) * math.log2(size)
@@ -238,8 +237,6 @@ class TokenStore:
 
     def _add_team_column(self) -> None:
         """A token table made before captains' tokens existed gets the ``team`` column."""
-        from sqlalchemy import inspect, text
-
         if "team" not in {c["name"] for c in inspect(self.engine).get_columns("terminal_tokens")}:
             with self.engine.begin() as conn:
                 conn.execute(text("ALTER TABLE terminal_tokens ADD COLUMN team VARCHAR(40)"))

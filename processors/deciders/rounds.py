@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import processors.deciders.identity as identity
-from processors.rules import missing_results, next_round
+from processors.rules import missing_results, next_round, pairing_digest
 from processors.tournament import RuleViolation, TournamentState
 from projections.event_rules import OVERRIDDEN, absolute_override, checker_report, standings_digest
 from schemas import event_ids
 from schemas.limits import MAX_REASON
-from schemas.events import PairingAmended, RoundClosed, RoundPaired, Table
+from schemas.events import CheckpointSigned, PairingAmended, RoundClosed, RoundPaired, Table
 
 
 def pair(state: TournamentState, c: Any) -> list[Any]:
@@ -141,9 +141,6 @@ def close(state: TournamentState, c: Any) -> list[Any]:
 def checkpoint(state: TournamentState, c: Any) -> list[Any]:
     """``SignCheckpoint`` -> ``CheckpointSigned``: the chief arbiter's signature of the round's
     chain head and its official standings and pairing digests (checked by ``processors.rules``)."""
-    from processors.rules import pairing_digest
-    from schemas.events import CheckpointSigned
-
     if c.round not in state.closed:
         raise RuleViolation(f"round {c.round} is not closed", field="round", rule="a checkpoint of a closed round")
     return [CheckpointSigned(event_id=event_ids.checkpoint(c.tournament_id, c.round), **identity.stamp(c), round=c.round,

@@ -6,6 +6,7 @@ from typing import Any
 import processors.deciders.identity as identity
 from processors.rules import nominations_open, team_known
 from processors.tournament import RuleViolation, TournamentState
+from projections.seeding import pairing_numbers
 from schemas import event_ids
 from schemas.events import RosterChanged, StartingRanksSet, TeamRegistered, TeamWithdrawn
 
@@ -78,8 +79,6 @@ def change_roster(state: TournamentState, c: Any) -> list[Any]:
 def starting_ranks(state: TournamentState, c: Any) -> list[Any]:
     """``SetStartingRanks`` -> ``StartingRanksSet``: the teams in R-I1 order (the average rating of
     the four best players, the profile's floor for an unrated player; D.02 2022 art. 3.1)."""
-    from projections.seeding import pairing_numbers
-
     if not state.teams:
         raise RuleViolation("no team is registered", field="command", rule="every team ranked once")
     p = state.profile

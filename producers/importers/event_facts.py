@@ -25,6 +25,7 @@ from typing import Any, Iterable, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from producers.importers.text_files import read_json
+from producers.shipped import facts_path
 from schemas.refusals import problem, refusal_line
 
 FILE_NAME = "event.json"
@@ -103,8 +104,6 @@ def read_event_facts(folder: Path, default_name: str | None = None) -> EventFact
     Raises ``ValueError`` naming the file and the field for an ``event.json`` that is not valid
     JSON or does not fit the shape above.
     """
-    from producers.shipped import facts_path
-
     path = facts_path(str(folder.resolve())) or folder / FILE_NAME
     return read_event_facts_file(path, default_id=folder.resolve().name, default_name=default_name)
 

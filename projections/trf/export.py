@@ -42,6 +42,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable
 
 from processors.tournament import TournamentState
+from projections.audit import trail
 from projections.history import History, build_history
 from projections.standings import compute_standings
 from schemas.tiebreak_codes import c07_code
@@ -301,8 +302,6 @@ class _Writer:
         for (team, name), srn in self.srn.items():
             if len(name) > width or transliterate(name, self.encoding)[1]:
                 out.append(f"{COMMENT} player {srn} {_ascii_json({'name': name})}")
-        from projections.audit import trail
-
         # The audit trail (issue 16): every arbiter action with who, when and the reason, for the
         # rating officer; a reader that does not know these lines skips them.
         for a in trail(self.state):
