@@ -299,6 +299,9 @@ class ImportFacts(_Command):
             return value  # the tuple type refuses it, naming the field
         facts = []
         for i, fact in enumerate(value):
+            if isinstance(fact, INPUT_EVENTS):  # an importer's event: validated when it was built (frozen)
+                facts.append(fact)
+                continue
             if isinstance(fact, BaseModel):
                 fact = fact.model_dump(mode="json")
             try:
