@@ -54,8 +54,9 @@ class Source:
 
 def read_source(source: str) -> Source:
     """The events of ``source``: a shipped log name, a data folder, an event store's database URL
-    (``sqlite:///olympiad.sqlite``, ``postgresql://...``) or an event log path (with a chain file
-    beside it: decided, its chain checked line by line; without: foreign, an import).
+    (``sqlite:///olympiad.sqlite``, ``postgresql://...``; an SQLite store's file path is read as
+    its URL) or an event log path (with a chain file beside it: decided, its chain checked line by
+    line; without: foreign, an import).
 
     Raises ``FileNotFoundError`` naming what was tried, ``EventSchemaError`` for a bad log or a log
     whose chain does not hold (file and line named; rule ``the log's hash chain``) and ``ValueError``
@@ -69,6 +70,8 @@ def read_source(source: str) -> Source:
 
         return Source(source, EventStore(source).events(), True)
     path = Path(source)
+    if _is_sqlite_file(path):  # the store's file given as a path: the store, not text to decode
+        return read_source(f"sqlite:///{path.resolve()}")
     if path.is_dir() or (path.is_file() and path.suffix.lower() == ".trf"):
         try:
             return Source(source, _imported(path), False)
@@ -79,6 +82,18 @@ def read_source(source: str) -> Source:
             return Source(source, read_chained_log(path), True)
         return Source(source, read_log(path), False)
     raise FileNotFoundError(f"{source!r} is neither a shipped event log ({', '.join(shipped) or 'none'}), a data folder nor a file")
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file (sqlite.org/fileformat.html, 1.3)."""
+
+
+def _is_sqlite_file(path: Path) -> bool:
+    """True if ``path`` is a file that starts as an SQLite database does."""
+    if not path.is_file():
+        return False
+    with path.open("rb") as f:
+        return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
 
 
 def load_source(source: str) -> list[Any]:

@@ -45,6 +45,7 @@ def read_teams(text: str) -> list[dict[str, Any]]:
         raise ValueError(f"line 1: the header misses the column(s) {', '.join(missing)} (needs {', '.join(REQUIRED)})")
     teams: dict[str, dict[str, Any]] = {}
     first_line: dict[str, int] = {}
+    board_line: dict[tuple[str, int], int] = {}
     for line, row in enumerate(rows, start=2):
         tid = (row.get("team_id") or "").strip()
         team = teams.setdefault(tid, {"team_id": tid, "name": (row.get("team") or "").strip(),
@@ -69,6 +70,10 @@ def read_teams(text: str) -> list[dict[str, Any]]:
             _check(TeamEntry, {k: v for k, v in team.items() if k != "players"} | {"players": ()}, line,
                    {"name": "team"})
         _check(Player, player, line, COLUMN_OF)
+        earlier = board_line.setdefault((tid, player["board_order"]), line)
+        if earlier != line:
+            raise RowError(line, "board", f"team {tid!r} has board {player['board_order']} already (line {earlier}): "
+                           "a team listed twice, or two players on one board", ONE_ROW_PER_BOARD)
         team["players"].append(player)
     for team in teams.values():
         team["players"].sort(key=lambda p: p["board_order"])
@@ -76,6 +81,7 @@ def read_teams(text: str) -> list[dict[str, Any]]:
 
 
 TEAM_COLUMN = {"name": "team", "federation": "federation", "pairing_number": "pairing_number"}
+ONE_ROW_PER_BOARD = "one row per nominated player: each board order once per team (R-D1 board order fixed at nomination)"
 SAME_TEAM_RULE = "one registration per team: every row of a team gives its name, federation and pairing number alike"
 
 

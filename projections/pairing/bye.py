@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from projections.pairing.entrants import Entrant
 from projections.pairing.matching import Compat, Mate, NoLegalPairing, perfect_matching
-from projections.pairing.trace import Rule, Trace
+from projections.pairing.trace import Rule, Trace, teams
 
 RULE = Rule("spec R-B1", "art. 4")
 
@@ -41,7 +41,7 @@ def choose_bye(entrants: list[Entrant], compat: Compat, trace: Trace, pair_rule:
             return e.place, mate
         passed.append(f"{e.team_id} (the others could not all be paired)")
     if not any(not e.bye_block for e in entrants):
-        raise NoLegalPairing(f"{trace.cite(RULE)}: {len(places)} teams to pair and none may get the bye (each had a "
+        raise NoLegalPairing(f"{trace.cite(RULE)}: {teams(len(places))} to pair and none may get the bye (each had a "
                              "bye, a default win or entered late)")
-    raise NoLegalPairing(f"{trace.cite(RULE)}: no eligible team's bye leaves the other {len(places) - 1} teams pairable "
+    raise NoLegalPairing(f"{trace.cite(RULE)}: no eligible team's bye leaves the other {teams(len(places) - 1)} pairable "
                          f"under {pair_rule}")

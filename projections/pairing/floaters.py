@@ -21,7 +21,7 @@ from projections.pairing.constraints import Constraints
 from projections.pairing.matching import GroupPlan, Mate, NoLegalPairing
 from projections.pairing.score_groups import DOWN, GroupStep
 from projections.pairing.subgroup import pair_subgroup
-from projections.pairing.trace import Rule, Trace
+from projections.pairing.trace import Rule, Trace, teams
 
 RULE_GROUP = Rule("spec R-G1, R-F1, R-C3", "art. 6.3, 7.4, 9.5")
 RULE_IN = Rule("spec R-F2, R-F3", "art. 8.2.1, 8.3.1")
@@ -64,7 +64,7 @@ def pair_group(
         "colour limits dropped: they would keep fewer pairings" if cons.limits_bind(members) else "no colour limit binds")
     incoming_text = f"; incoming floaters {', '.join(names[f] for f in incoming)}" if incoming else ""
     trace.add(RULE_GROUP, tuple(names[p] for p in members),
-              f"{label}: {len(residents)} teams ({', '.join(names[p] for p in residents)}){incoming_text}; "
+              f"{label}: {teams(len(residents))} ({', '.join(names[p] for p in residents)}){incoming_text}; "
               f"{limits}; keeps {plan.target} pairing{'' if plan.target == 1 else 's'}")
     pairs: list[tuple[int, int]] = []
     floaters: list[int] = []

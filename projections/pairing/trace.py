@@ -67,3 +67,8 @@ class Trace:
 def explain(lines: tuple[TraceLine, ...], team: str) -> list[str]:
     """The rendered lines that concern ``team`` (its group, float, opponent choice, colour, table)."""
     return [line.render() for line in lines if team in line.teams]
+
+
+def teams(n: int) -> str:
+    """``n`` teams in a trace line's words: "1 team", "3 teams"."""
+    return f"{n} team{'' if n == 1 else 's'}"

@@ -249,7 +249,7 @@ def test_olympiad_pair_and_round_pair_agree_on_an_absence_and_a_late_entry(profi
 UNPAIRABLE = {
     "olympiad-2008": ("withdraw", "spec R-P1; 2008 Olympiad pairing rules (no rematch): the 2 teams to pair cannot all "
                                   "be paired"),
-    "olympiad-2022": ("late-only", "spec R-B1, D.02 2022 art. 4: 1 teams to pair and none may get the bye (each had a "
+    "olympiad-2022": ("late-only", "spec R-B1, D.02 2022 art. 4: 1 team to pair and none may get the bye (each had a "
                                    "bye, a default win or entered late)"),
 }
 
