@@ -271,7 +271,14 @@ class Preview(BaseModel):
 
 
 # ---------------------------------------------------------------------- writes
-class BoardEntry(BaseModel):
+class Body(BaseModel):
+    """A request body: a key it does not know is refused with the key named (a misspelt
+    ``reason`` would otherwise be dropped without a word)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class BoardEntry(Body):
     """One board's result as a terminal enters it; a forfeit code (+/-, -/+, -/-) takes its reason (zero
     tolerance: late arrival, refused handshake)."""
 
@@ -282,14 +289,14 @@ class BoardEntry(BaseModel):
         None, description="why a forfeit (default: other)")
 
 
-class ResultsIn(BaseModel):
+class ResultsIn(Body):
     """Body of POST .../tables/{table}/results: one to four boards of the table, each entered once (a change is
     a correction)."""
 
     boards: list[BoardEntry] = Field(min_length=1, description="one to four boards of the table")
 
 
-class CorrectionIn(BaseModel):
+class CorrectionIn(Body):
     """Body of POST .../tables/{table}/corrections: a stored board result replaced, with the reason (the chief
     arbiter's command)."""
 
@@ -298,7 +305,7 @@ class CorrectionIn(BaseModel):
     reason: str = Field(description="why the stored result is wrong (required)")
 
 
-class ForfeitIn(BaseModel):
+class ForfeitIn(Body):
     """Body of POST .../tables/{table}/forfeit: a whole match forfeited (every board to the winner, or lost by
     both)."""
 
@@ -308,14 +315,14 @@ class ForfeitIn(BaseModel):
         None, description="why (default: absence)")
 
 
-class PreviewBoard(BaseModel):
+class PreviewBoard(Body):
     """One board of a preview: board number and result code."""
 
     board: int
     result: str
 
 
-class PreviewIn(BaseModel):
+class PreviewIn(Body):
     """Body of POST .../tables/{table}/preview: the boards to score."""
 
     boards: list[PreviewBoard]
@@ -330,7 +337,7 @@ class Written(BaseModel):
     match: Match
 
 
-class TerminalIn(BaseModel):
+class TerminalIn(Body):
     """Body of POST .../terminals: a result-entry terminal and the tables its token may enter."""
 
     terminal_id: str = Field(pattern=r"^[A-Za-z0-9._-]{1,60}$")
@@ -356,18 +363,16 @@ class TerminalInfo(BaseModel):
 
 
 # ---------------------------------------------------------------------- teams
-class ImportIn(BaseModel):
+class ImportIn(Body):
     """A team file's text: CSV (one row per player, docs/arbiter.md) or TRF-2026 team records."""
 
-    model_config = ConfigDict(extra="forbid")
     text: str = Field(max_length=MAX_TEAM_FILE_BYTES)
     filename: str = Field("", max_length=200, description="its name: *.trf is read as TRF")
 
 
-class CaptainIn(BaseModel):
+class CaptainIn(Body):
     """The team whose captain gets a token."""
 
-    model_config = ConfigDict(extra="forbid")
     team_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 
 
