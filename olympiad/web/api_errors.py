@@ -4,6 +4,7 @@ which answers every refusal of the app with a ``Refusal`` body in the product's 
 
 - 401 no, unknown or revoked token; 403 a token used outside its scope, or a role that may not;
 - 404 an unknown tournament, round, table or team (``projections.views.refs.NotFound``);
+- 409 a tournament created on a server that serves another (one per server);
 - 422 a body that does not fit the request schema, or a rule broken (``RuleViolation``,
   ``EventSchemaError``); ``field`` and ``rule`` name what is wrong.
 """
@@ -26,6 +27,8 @@ from schemas.commands import COMMAND_TYPES
 from schemas.events import EventSchemaError
 
 REFUSALS = {s: {"model": Refusal} for s in (401, 403, 404, 422)}
+CONFLICT = {409: {"model": Refusal}}
+"""409: the server holds another tournament (one per server)."""
 READ_ERRORS = {404: {"model": Refusal}}
 
 

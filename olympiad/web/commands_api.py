@@ -29,7 +29,7 @@ from typing import Annotated, Any, Literal, Union
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from olympiad.web.api_errors import REFUSALS, ApiError
+from olympiad.web.api_errors import CONFLICT, REFUSALS, ApiError
 from olympiad.web.auth import NEW_EVENT
 from olympiad.web.deps import WebDoor, chief_key, door, served, token
 from schemas.commands import COMMANDS
@@ -69,16 +69,23 @@ def _fields(body: BaseModel) -> dict[str, Any]:
 
 
 router = APIRouter()
+ONE_PER_SERVER = "one tournament per server"
 
 
-@router.post("/api/tournaments", status_code=201, response_model=CommandOutcome, responses=REFUSALS, tags=["commands"])
+@router.post("/api/tournaments", status_code=201, response_model=CommandOutcome, responses=REFUSALS | CONFLICT,
+             tags=["commands"])
 def create_tournament(body: CreateBody, bearer: str | None = Depends(token),  # type: ignore[valid-type]
                       signer: Any = Depends(chief_key), web: WebDoor = Depends(door)) -> CommandOutcome:
     """Create the tournament (``CreateTournament``) with the setup token that ``olympiad serve
     --new`` printed; that token then is the tournament's chief arbiter's token. The server's
     chief arbiter key (``serve --key``, else ``<id>.chief.key``, made if missing) is recorded
     unless the body gives ``chief_key``: every round closed here is then signed."""
-    web.tokens.authorize_chief(bearer, NEW_EVENT)
+    served_id = web.backend.tournament_id
+    if served_id is not None and served_id != body.tournament_id:
+        raise ApiError(409, f"this server serves tournament {served_id!r} already; {body.tournament_id!r} needs a "
+                            "server of its own (olympiad serve --new)", field="tournament_id", rule=ONE_PER_SERVER)
+    # a retried creation (its answer lost) comes with the token it made the tournament's chief's
+    web.tokens.authorize_chief(bearer, NEW_EVENT if served_id is None else served_id)
     fields = _fields(body)
     if signer is not None and fields.get("chief_key") is None and web.backend.tournament_id is None:
         try:

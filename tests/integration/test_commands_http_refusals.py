@@ -156,3 +156,17 @@ def test_a_captains_token_submits_its_own_teams_lineup_for_the_round_to_pair_onl
     assert client.post(f"/api/tournaments/{TID}/captains", json={"team_id": "T01"}, headers=CHIEF).status_code == 201
     r = post({"command": "SubmitLineup", "round": 2, "team_id": "T01", "boards": [1, 2, 3, 4]}, captain)
     assert r.status_code == 401 and "revoked" in r.json()["detail"]
+
+
+def test_a_retried_creation_is_already_recorded_and_another_tournament_is_a_conflict(cup):
+    post, store, client = cup
+    before = len(store.events())
+    create = {"command": "CreateTournament", "tournament_id": TID, "name": "Refusal Cup", "profile": "olympiad-2022",
+              "rounds": 5, "nomination_deadline": "2026-12-01T12:00:00+00:00"}
+    again = client.post("/api/tournaments", json=create, headers=CHIEF)
+    assert again.status_code == 201 and again.json()["already_recorded"] is True, again.json()
+    other = client.post("/api/tournaments", json={**create, "tournament_id": "other-cup"}, headers=CHIEF)
+    assert other.status_code == 409, other.json()
+    assert (other.json()["field"], other.json()["rule"]) == ("tournament_id", "one tournament per server")
+    assert f"this server serves tournament {TID!r} already" in other.json()["detail"]
+    assert len(store.refresh() and store.events()) == before
