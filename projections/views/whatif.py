@@ -18,7 +18,7 @@ from projections.views.ranking import ranked_rows
 from projections.views.refs import team_refs
 from projections.views.snapshot import Snapshot
 from projections.views.standings import SCOREBOARD_FIELDS
-from projections.whatif import WhatIf, settings_of, what_if
+from projections.whatif import HYPOTHETICAL, WhatIf, settings_of, what_if
 from projections.whatif_chances import Chances, chances
 from projections.whatif_needs import BandVerdict, Needs, team_needs
 from schemas.points import fmt_points
@@ -52,6 +52,9 @@ def whatif_view(result: WhatIf, needs: Needs | None = None, odds: Chances | None
     if in_play is not None:
         for m in in_play["tables"]:
             m["hypothetical"] = (m["round"], m["table"]) in set_tables
+            for b in m["boards"]:
+                event = state.applied.get(b["event_id"])
+                b["hypothetical"] = getattr(event, "note", "") == HYPOTHETICAL
     mp = {r["team_id"]: r["mp"] for r in rows}
     nxt = None
     if result.pairing is not None:
@@ -74,12 +77,15 @@ def whatif_view(result: WhatIf, needs: Needs | None = None, odds: Chances | None
     }
 
 
-def verdict_text(v: BandVerdict) -> str:
+def verdict_text(v: BandVerdict, sampled: bool = False) -> str:
     """One band's verdict in words: "secured (by match points)", "possible in 42.0 % of the
-    outcomes (tie-breaks decide 58.0 %)", "ruled out (by tie-breaks in 3.1 %)"."""
+    outcomes (tie-breaks decide 58.0 %)", "ruled out (tie-breaks decide 3.1 %)"; of a sample
+    (``sampled``): "in every sampled outcome" / "in no sampled outcome", never "secured"."""
     tb = f"tie-breaks decide {100 * v.tiebreak_share:.1f} %" if v.by_tiebreaks else "by match points"
     if v.verdict == "possible":
-        return f"possible in {100 * v.share:.1f} % of the outcomes ({tb})"
+        return f"possible in {100 * v.share:.1f} % of the {'sampled ' if sampled else ''}outcomes ({tb})"
+    if sampled:
+        return f"{'in the band in every' if v.verdict == 'secured' else 'in the band in no'} sampled outcome ({tb})"
     return f"{v.verdict} ({tb})"
 
 
@@ -94,7 +100,7 @@ def needs_view(needs: Needs, refs: dict[str, dict]) -> dict[str, Any]:
         "results": [{"own_gp": fmt_points(r.own_gp), "opponent_gp": fmt_points(r.opponent_gp), "mp": r.mp,
                      "bands": [{"band": v.band, "name": band_name(v.band), "verdict": v.verdict, "inside": v.inside,
                                 "by_tiebreaks": v.by_tiebreaks, "outcomes": v.outcomes, "share": v.share,
-                                "tiebreak_share": v.tiebreak_share, "text": verdict_text(v)} for v in r.bands]}
+                                "tiebreak_share": v.tiebreak_share, "text": verdict_text(v, needs.sampled)} for v in r.bands]}
                     for r in needs.results],
         "lines": needs_lines(needs, refs),
     }
@@ -112,7 +118,7 @@ def needs_lines(needs: Needs, refs: dict[str, dict]) -> list[str]:
         for r in needs.results:
             v = r.bands[i]
             score = f"{fmt_points(r.own_gp)}-{fmt_points(r.opponent_gp)}" if needs.table else "no match (bye or absent)"
-            parts.append(f"{score}: {verdict_text(v)}")
+            parts.append(f"{score}: {verdict_text(v, needs.sampled)}")
         out.append(f"{name}, {band_name(band)} ({when}; {space}): " + "; ".join(parts))
     return out
 
