@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Mapping
 
 from processors.scoring import board_points, home_is_white
-from schemas.points import HALF, ZERO
+from schemas.points import HALF, ZERO, fmt_points
 
 
 def score_codes(home_gp: Decimal | float | str, boards: int = 4, recorded: Mapping[int, str] | None = None) -> dict[int, str]:
@@ -28,8 +28,8 @@ def score_codes(home_gp: Decimal | float | str, boards: int = 4, recorded: Mappi
     open_boards = [b for b in range(1, boards + 1) if b not in recorded]
     need = home - have
     if (need * 2) % 1 != 0 or not ZERO <= need <= len(open_boards):
-        reach = ", ".join(str(s) for s in reachable(boards, recorded))
-        raise ValueError(f"a home score of {home} cannot be reached at this table (reachable: {reach})")
+        reach = ", ".join(fmt_points(s) for s in reachable(boards, recorded))
+        raise ValueError(f"a home score of {fmt_points(home)} cannot be reached at this table (reachable: {reach})")
     wins = int(need)
     draw = need - wins == HALF
     codes = dict(recorded)
