@@ -7,7 +7,7 @@ round-10 result but one table's is entered through the API. On the scoreboard a 
 application function (``projections.views.whatif.whatif_answer``) computes them, and both differ
 from what the real score of that table gives. A second browser sees nothing of it; "reset"
 brings back the live table; nothing was recorded (the rounds' progress and the audit trail are
-as before).
+as before). The run saves whatif.png beside the other screenshots (``tests/e2e/test_browser.py``).
 
 Needs Debian's ``chromium`` and ``chromium-driver`` (``deploy/install-browser.sh``).
 """
@@ -23,7 +23,7 @@ from producers.sources import load_source
 from projections.replay import replay
 from projections.views.whatif import whatif_answer
 from schemas.points import fmt_points
-from tests.e2e.test_browser import browsers, chromium, shown_rows  # noqa: F401 (fixtures)
+from tests.e2e.test_browser import SCREENSHOTS, browsers, chromium, shown_rows  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.e2e
 
@@ -86,6 +86,8 @@ def test_a_hypothetical_draw_on_the_scoreboard_is_this_browsers_only(browsers): 
             .map(tr => [tr.dataset.home, tr.dataset.away]);""")
         assert [tuple(p) for p in shown_pairs] == pairs(draw["next_pairing"]) != pairs(actual["next_pairing"])
         assert "round 11 pairing" in page.find_element(By.ID, "next-pairing-title").text
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.save_screenshot(str(SCREENSHOTS / "whatif.png"))
 
         other = browsers()  # a second browser: the live scoreboard, nothing of the first one's what-if
         other.get(f"{server}/")
