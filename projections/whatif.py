@@ -172,8 +172,8 @@ def what_if(state: TournamentState, settings: Iterable[Setting] = (),
     deployment's ``Snapshot.standings``, ``projections.replay.replay``'s rounds), shown for the
     last complete round while no match of the round in play has a result; the round in play's
     are always the branch's own. Without them those standings are computed on ``state``.
-    Raises ``RuleViolation`` only through the settings' own checks (none here: they were made by
-    ``setting``); a next round that cannot be paired is reported in ``pairing_refused``.
+    The settings were checked when they were made (``setting``); a next round that cannot be
+    paired is no error but the answer's ``pairing_refused``.
     """
     settings = tuple(settings)
     branch = branch_of(state, settings)
