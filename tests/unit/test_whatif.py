@@ -10,14 +10,19 @@ round cannot change the leader, and every place's chances add up to 100 %.
 """
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from olympiad.cli import app as cli
 from olympiad.web.preload import through_round
 from processors.tournament import RuleViolation
 from producers.simulator import new_tournament, publish, record_match
 from producers.sources import load_log
+from projections.eventlog import write_log
 from projections.history import build_history
 from projections.match_scores import reachable, score_codes
 from projections.pairing import propose_pairing
@@ -29,6 +34,7 @@ from projections.whatif_needs import team_needs
 from schemas.points import fmt_points
 from schemas.profile import PROFILES, with_rounds
 from tests.unit.test_pairing_helpers import play_round
+from tests.web_app import embedded_app
 
 TID = "samarkand-2026-open"
 
@@ -241,3 +247,34 @@ def test_chances_are_reproducible_and_every_place_adds_up_to_100_percent():
     with pytest.raises(RuleViolation) as refused:
         chances(state, 0)
     assert (refused.value.field, refused.value.rule) == ("chances", "at most 2,000 simulations")
+
+
+def test_the_cli_and_the_api_answer_what_the_function_answers(tmp_path):
+    """The eight teams as a log file: ``olympiad whatif`` (text and JSON) and ``GET .../whatif``
+    give the application function's answer, needs and chances included."""
+    state = eight_teams()
+    events = list(state.applied.values())
+    log = tmp_path / "cup.jsonl"
+    write_log(log, events)
+    want = whatif_answer(state, None, ["3/2=2-2"], needs="T1", bands=(1, 3), simulations=40, seed=2)
+    assert want["next_pairing"] is None and want["standings"]["provisional"]
+    assert [round(sum(t["places"][k] for t in want["chances"]["teams"])) for k in range(8)] == [40] * 8
+
+    runner = CliRunner()
+    args = ["whatif", str(log), "--set", "3/2=2-2", "--needs", "T1", "--chances", "40", "--seed", "2"]
+    out = runner.invoke(cli, [*args, "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout) == json.loads(json.dumps(want))
+    text = runner.invoke(cli, args).stdout
+    assert "cup: hypothetical: nothing is recorded" in text
+    assert "  set: round 3 table 2: 2-2 (1-0, 0-1, 0-1, 1-0)" in text
+    assert "What if: provisional standings, round 3: 3 of 4 matches" in text
+    assert "Team 0001, first place (final place; all 1 outcomes of the other matches): 4-0: secured (by match points)" in text
+    assert "Chances after round 3: 40 simulations (seed 2)" in text
+
+    app, _, _ = embedded_app(events)
+    with TestClient(app) as web:
+        answer = web.get("/api/tournaments/cup/whatif", params={"set": "3/2=2-2", "needs": "T1", "chances": 40, "seed": 2})
+        assert answer.status_code == 200 and answer.json() == json.loads(json.dumps(want))
+        refused = web.get("/api/tournaments/cup/whatif", params={"set": "3/3=2-2"})
+        assert refused.status_code == 422 and refused.json()["rule"] == "a what-if sets pending matches"
