@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deploy/screenshots.sh — refresh the committed screenshots docs/screenshots/{scoreboard,entry}.png.
+# deploy/screenshots.sh — refresh the committed screenshots docs/screenshots/{scoreboard,entry,whatif}.png.
 #
 # The test suite writes its screenshots under var/screenshots (ignored), so that a test run leaves
 # the checkout as it found it; this runs the browser test once with OLYMPIAD_SCREENSHOTS pointing
@@ -10,4 +10,4 @@ cd "$ROOT"
 deploy/bootstrap.sh
 deploy/install-browser.sh
 OLYMPIAD_SCREENSHOTS=docs/screenshots exec .venv/bin/python -m pytest -q -p no:cacheprovider \
-  tests/e2e/test_browser.py -k entry_page_updates_the_scoreboard_live
+  tests/e2e/test_browser.py -k entry_page_updates_the_scoreboard_live tests/e2e/test_whatif_browser.py

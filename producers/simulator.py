@@ -6,8 +6,8 @@ real one produces (``TournamentCreated``, ``TeamRegistered``, then per round ``T
 ``MatchForfeited``), so ``olympiad replay`` reads its log. Everything random comes from one
 ``random.Random(seed)``: the same spec gives the same events.
 
-Board results: White's expected score E = 1 / (1 + 10 ** ((Rb - Rw - white_edge) / 400)); a
-draw has probability ``draw_rate * 2 * min(E, 1 - E)``, the rest is split to keep E. Small rates
+Board results: the rating model of ``projections.rating_model`` (Elo's expectation with White's
+edge, a draw rate scaled by the closeness of the game), the one the what-if's chances use. Small rates
 of board forfeits, whole-match forfeits, absences (a team not paired that round) and withdrawals.
 ``draw_spec(seed, profile)`` draws all of these (and the team and round counts) from the seed.
 The helpers ``new_tournament`` (player ratings kept within 1000-2900), ``publish``, ``record_match`` build hand-written tournaments
@@ -27,7 +27,9 @@ from typing import Any, Iterable
 
 from processors.tournament import TournamentState
 from projections.history import build_history
+from projections.match_scores import score_codes
 from projections.pairing import NoLegalPairing, Pairing, propose_pairing
+from projections.rating_model import DRAW_RATE, WHITE_EDGE, board_result
 from schemas import event_ids
 from schemas.events import (
     BoardResultRecorded,
@@ -53,12 +55,12 @@ class SimulationSpec:
     seed: int
     profile: RuleProfile
     tournament_id: str = "simulated"
-    draw_rate: float = 0.35
+    draw_rate: float = DRAW_RATE
     board_forfeit_rate: float = 0.005
     match_forfeit_rate: float = 0.005
     absence_rate: float = 0.01
     withdrawal_rate: float = 0.01
-    white_edge: int = 35
+    white_edge: int = WHITE_EDGE
     rating_mean: int = 2150
     rating_sd: int = 280
 
@@ -126,34 +128,11 @@ def publish(state: TournamentState, pairing: Pairing, absent: Iterable[str] = ()
     return event
 
 
-def board_codes(home_gp: Decimal | float | str, boards: int = 4) -> list[str]:
-    """Board result codes (White-Black, home White on odd boards, R-D4) giving the home team
-    ``home_gp`` game points: home wins the first boards, then a draw if a half is left."""
-    home = Decimal(str(home_gp))
-    wins = int(home)
-    draw = home - wins == Decimal("0.5")
-    codes = []
-    for board in range(1, boards + 1):
-        if board <= wins:
-            own = "1"
-        elif board == wins + 1 and draw:
-            own = "="
-        else:
-            own = "0"
-        if own == "=":
-            codes.append("1/2-1/2")
-        elif (own == "1") == (board % 2 == 1):
-            codes.append("1-0")
-        else:
-            codes.append("0-1")
-    return codes
-
-
 def record_match(state: TournamentState, rnd: int, table: int, home_gp: Decimal | float | str) -> list[BoardResultRecorded]:
     """Record the match at ``table`` of round ``rnd`` as ``home_gp`` to the home team; evolves
     ``state`` with the board events and returns them."""
     out = []
-    for board, code in enumerate(board_codes(home_gp, state.profile.boards), start=1):
+    for board, code in score_codes(home_gp, state.profile.boards).items():
         e = BoardResultRecorded(event_id=event_ids.board(state.tournament_id, rnd, table, board), tournament_id=state.tournament_id or "",
                                 round=rnd, table=table, board=board, result=code)
         state.evolve(e)
@@ -205,10 +184,7 @@ def _play(state: TournamentState, spec: SimulationSpec, rng: random.Random, rnd:
         if rng.random() < spec.board_forfeit_rate:
             code = "+/-" if rng.random() < 0.5 else "-/+"
         else:
-            expected = 1 / (1 + 10 ** ((black - white - spec.white_edge) / 400))
-            p_draw = spec.draw_rate * 2 * min(expected, 1 - expected)
-            x = rng.random()
-            code = "1-0" if x < expected - p_draw / 2 else ("1/2-1/2" if x < expected + p_draw / 2 else "0-1")
+            code = board_result(rng, white, black, spec.draw_rate, spec.white_edge)
         e = BoardResultRecorded(event_id=event_ids.board(tid, rnd, table, board), tournament_id=tid, round=rnd, table=table, board=board, result=code)
         state.evolve(e)
         out.append(e)

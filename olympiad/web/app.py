@@ -12,6 +12,7 @@ routers, one per resource, none of which holds a rule:
 - ``teams_api``: teams, a team's page, a team file import, captains' tokens;
 - ``terminals_api``: terminal tokens (chief arbiter only);
 - ``commands_api``: every command of ``schemas.commands`` (the arbiter page's writes);
+- ``whatif_api``: the what-if (hypothetical results over a copy of the state: a read, never a write);
 - ``pages_api``: the HTML pages.
 
 Reading is public; every write is one command through ``deps.WebDoor.send``. Every refusal
@@ -32,7 +33,7 @@ from fastapi_offline import FastAPIOffline
 
 from olympiad.clock import Clock, now
 from olympiad.web import (
-    commands_api, pages_api, results_api, rounds_api, standings_api, teams_api, terminals_api, tournaments_api,
+    commands_api, pages_api, results_api, rounds_api, standings_api, teams_api, terminals_api, tournaments_api, whatif_api,
 )
 from olympiad.web.api_errors import install_refusals
 from olympiad.web.auth import TokenStore
@@ -44,7 +45,8 @@ from projections.views.standings import compact_rows
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
-ROUTERS = (tournaments_api, rounds_api, results_api, standings_api, teams_api, terminals_api, commands_api, pages_api)
+ROUTERS = (tournaments_api, rounds_api, results_api, standings_api, teams_api, terminals_api, commands_api, whatif_api,
+           pages_api)
 
 
 def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chief_key: Any = None,

@@ -69,7 +69,7 @@ def _pairing_rows(pairings: dict[str, Any]) -> str:
                    f'<td class="num">{m["home"]["pairing_number"]}</td><td class="team">{escape(m["home"]["name"])}</td>'
                    f'<td class="score" data-home="{m["home_gp"]}" data-away="{m["away_gp"]}">{score}</td>'
                    f'<td class="team">{escape(m["away"]["name"])}</td><td class="num">{m["away"]["pairing_number"]}</td>'
-                   f'<td class="boards">{boards}</td></tr>')
+                   f'<td class="boards">{boards}</td><td class="whatif"></td></tr>')
     return "".join(out)
 
 

@@ -3,7 +3,11 @@
 // complete round's standings, or provisional ones with the decided matches of the round in
 // progress ("3 of 103 matches"), never moved by an unplayed match. Changed cells are marked;
 // the official table of each closed round is one click away; clicking two teams asks the API
-// which criterion separates them.
+// which criterion separates them. What if: a pending match of the round in play can be set to a
+// score (its select in the pairings); the page asks /whatif (a read: nothing is recorded, and the
+// settings live in this page only, so another browser sees nothing of them) and shows the
+// hypothetical table, the round with the set matches marked and, once every match has a result,
+// the engine's pairing of the next round; "reset" goes back to the live table.
 "use strict";
 
 (async function scoreboard() {
@@ -21,6 +25,8 @@
   let lastSeq = -1;
   let pairings = new Map();    // table -> match of the round shown
   let selected = [];           // team ids clicked, at most two
+  const whatIf = new Map();    // table -> hypothetical score ("2.5-1.5") of a pending match: this page only
+  let hypo = null;             // the last /whatif answer shown
   const shownRound = () => viewRound === null ? (board ? board.round : liveRound) : viewRound;
   const standingsRound = () => viewRound === null ? (board && board.provisional ? board.round : board ? board.based_on : liveRound) : viewRound;
 
@@ -121,7 +127,8 @@
   function matchRow(m, prev) {
     const before = new Map((prev ? prev.boards : []).map((b) => [b.board, b.result]));
     const changedScore = prev && (prev.home_gp !== m.home_gp || prev.away_gp !== m.away_gp);
-    return el("tr", { dataset: { table: m.table } },
+    const settable = viewRound === null && m.round === liveRound && (whatIf.has(m.table) || !m.complete);
+    return el("tr", { dataset: { table: m.table }, class: m.hypothetical ? "hypothetical" : null },
       el("td", { class: "num" }, m.table),
       el("td", { class: "num" }, m.home.pairing_number),
       el("td", {}, m.home.name),
@@ -130,9 +137,64 @@
       el("td", {}, m.away.name),
       el("td", { class: "num" }, m.away.pairing_number),
       el("td", { class: "boards" }, m.boards.map((b) => el("span", {
-        class: [b.result ? "" : "none", prev && before.get(b.board) !== b.result ? "changed" : ""].join(" ").trim() || null,
-        title: `board ${b.board}: ${b.white} White, ${b.black} Black`, dataset: { board: b.board, result: b.result || "" },
-      }, b.result ? code(b.result) : "·"))));
+        class: [b.result ? "" : "none", prev && before.get(b.board) !== b.result ? "changed" : "",
+                b.hypothetical ? "hypothetical" : ""].join(" ").trim() || null,
+        title: `board ${b.board}: ${b.white} White, ${b.black} Black` + (b.hypothetical ? " (hypothetical)" : ""),
+        dataset: { board: b.board, result: b.result || "" },
+      }, b.result ? code(b.result) : "·"))),
+      el("td", { class: "whatif" }, settable ? whatIfSelect(m) : ""));
+  }
+
+  // ---------------------------------------------------------------- what if (this page only)
+  function whatIfSelect(m) {
+    const n = m.boards.length;
+    const scores = [];
+    for (let h = 2 * n; h >= 0; h--) scores.push(`${h / 2}-${n - h / 2}`);
+    return el("select", { dataset: { table: m.table }, title: "what if this match ended so (only in this browser; nothing is recorded)",
+      onchange: (e) => { if (e.target.value) whatIf.set(m.table, e.target.value); else whatIf.delete(m.table); applyWhatIf(); } },
+      el("option", { value: "" }, "—"),
+      scores.map((sc) => el("option", { value: sc, selected: whatIf.get(m.table) === sc }, sc.split("-").map(pts).join("-"))));
+  }
+
+  function clearWhatIfMarks() {
+    hypo = null;
+    $("whatif").hidden = true;
+    $("next-pairing").hidden = true;
+    $("standings").classList.remove("hypothetical");
+    $("standings-title").dataset.hypothetical = "0";
+  }
+
+  async function applyWhatIf() {
+    if (!whatIf.size) return resetWhatIf();
+    const query = [...whatIf].map(([t, sc]) => "set=" + encodeURIComponent(`${liveRound}/${t}=${sc}`)).join("&");
+    let w;
+    try { w = await Api.get(`${base}/whatif?${query}`); }
+    catch (e) { $("whatif").hidden = false; $("whatif-text").textContent = `What if refused: ${e.message}`; return; }
+    hypo = w;
+    renderStandings(w.standings.rows, board ? board.rows : null, w.standings.label + " (hypothetical)");
+    $("standings").classList.add("hypothetical");
+    $("standings-title").dataset.hypothetical = "1";
+    $("whatif").hidden = false;
+    $("whatif-text").textContent = `Hypothetical: ${w.settings.length} of ${w.standings.tables} matches set in this browser; ` +
+      "nothing is recorded and nobody else sees it.";
+    $("pairings").tBodies[0].replaceChildren(...w.round_in_play.tables.map((m) => matchRow(m, pairings.get(m.table))));
+    const box = $("next-pairing");
+    const p = w.next_pairing;
+    if (!p && !w.pairing_refused) { box.hidden = true; return; }
+    $("next-pairing-title").textContent = p ? `What if: round ${p.round} pairing (the engine's proposal, hypothetical)`
+      : `What if: the next round cannot be paired: ${w.pairing_refused}`;
+    box.querySelector("tbody").replaceChildren(...(p ? p.tables : []).map((t) => el("tr",
+      { dataset: { table: t.table, home: t.home.team_id, away: t.away.team_id } },
+      el("td", { class: "num" }, t.table), el("td", {}, t.home.name), el("td", { class: "num" }, t.home.mp),
+      el("td", { class: "num" }, t.away.mp), el("td", {}, t.away.name))));
+    box.hidden = false;
+  }
+
+  async function resetWhatIf() {
+    whatIf.clear();
+    clearWhatIfMarks();
+    if (viewRound === null && board) renderStandings(board.rows, null, board.label);
+    await loadPairings(shownRound());
   }
 
   async function loadPairings(round) {
@@ -146,6 +208,8 @@
 
   async function show(round) {
     viewRound = round;
+    whatIf.clear();
+    clearWhatIfMarks();
     if (round === null) {
       await loadBoard();
       renderStandings(board.rows, null, board.label);
@@ -171,17 +235,25 @@
     }
     const prev = board ? board.rows : null;
     await loadBoard();  // the table the server computes: decided matches only
-    renderStandings(board.rows, first ? null : prev, board.label);
+    if (newRound) whatIf.clear();
+    for (const m of u.matches) if (m.complete && m.round === liveRound) whatIf.delete(m.table); // decided for real
+    if (hypo && !whatIf.size) { clearWhatIfMarks(); if (!newRound) await loadPairings(board.round); }
     fillRoundLinks(board.closed_rounds);
-    if (newRound) { await loadPairings(board.round); }
-    else {
-      for (const mark of $("pairings").querySelectorAll(".changed")) mark.classList.remove("changed");
-      for (const m of u.matches) {
-        if (m.round !== shownRound()) continue;
-        const row = $("pairings").querySelector(`tr[data-table="${m.table}"]`);
-        const fresh = matchRow(m, pairings.get(m.table));
-        if (row) row.replaceWith(fresh);
-        pairings.set(m.table, m);
+    if (whatIf.size) { // the what-if again, over the new real state
+      for (const m of u.matches) if (m.round === liveRound) pairings.set(m.table, m);
+      await applyWhatIf();
+    } else {
+      renderStandings(board.rows, first ? null : prev, board.label);
+      if (newRound) { await loadPairings(board.round); }
+      else {
+        for (const mark of $("pairings").querySelectorAll(".changed")) mark.classList.remove("changed");
+        for (const m of u.matches) {
+          if (m.round !== shownRound()) continue;
+          const row = $("pairings").querySelector(`tr[data-table="${m.table}"]`);
+          const fresh = matchRow(m, pairings.get(m.table));
+          if (row) row.replaceWith(fresh);
+          pairings.set(m.table, m);
+        }
       }
     }
     if (!first && u.matches.length) {
@@ -233,6 +305,7 @@
 
   // ---------------------------------------------------------------- start
   renderHead();
+  $("whatif-reset").addEventListener("click", () => resetWhatIf());
   window.addEventListener("popstate", () => {
     const r = new URLSearchParams(location.search).get("round");
     show(r === null ? null : Number(r));
