@@ -149,6 +149,17 @@ class StandingRow(ScoreboardRow):
                                       'tie-break, or "equal on every key, shared place"); none for the first row')
 
 
+class RoundStatus(BaseModel):
+    """What a table of a round is: official (the round is closed), complete (every match decided) or
+    provisional (``decided`` of ``tables`` matches decided); ``label`` in words."""
+
+    round: int
+    status: Literal["official", "complete", "provisional"]
+    decided: int
+    tables: int
+    label: str
+
+
 class Standings(BaseModel):
     """The standings after a round (GET .../standings/{round}), with the digest `olympiad replay` prints."""
 
@@ -159,6 +170,8 @@ class Standings(BaseModel):
     digest: str = Field(description="SHA-256 of the canonical standings document (same as `olympiad replay`)")
     tiebreaks: list[str]
     columns: list[Column] = Field(description="the columns in order (the CLI's and the page's)")
+    status: RoundStatus
+    title: str = Field(description="the table's heading: official, complete or provisional with N of M matches")
     rows: list[StandingRow]
 
 
