@@ -190,12 +190,53 @@ class Scoreboard(BaseModel):
     rows: list[ScoreboardRow]
 
 
+class PlayerRef(BaseModel):
+    """A player as other shapes name it: id (``<team id>.<board order>``), name, title, rating."""
+
+    player_id: str
+    name: str
+    title: str = ""
+    rating: Optional[int] = None
+
+
+class Performance(BaseModel):
+    """A rating performance: Rp = Ra + dp (FIDE B.02), over the games played against rated opponents."""
+
+    rating: int = Field(description="Rp")
+    average: int = Field(description="Ra: the opponents' average rating, rounded")
+    percentage: str = Field(description="p: points / games, in hundredths")
+    dp: int
+    games: int
+    points: str
+
+
+class PlayerLine(BaseModel):
+    """A player's results: score of every game (forfeits included), games, games played over the
+    board, boards played, nominated board (the roster's order; 5 the reserve), rating performance."""
+
+    player_id: str
+    team: TeamRef
+    name: str
+    title: str = ""
+    fide_id: Optional[str] = None
+    rating: Optional[int] = None
+    nominated_board: Optional[int] = None
+    score: str
+    games: int
+    played: int
+    boards: list[int]
+    performance: Optional[Performance] = None
+
+
 class BoardOfTeam(BaseModel):
-    """One board of a team's match, from the team's side: its colour and the result code (White-Black)."""
+    """One board of a team's match, from the team's side: its colour, the result code (White-Black),
+    the team's player and the opponent (None when not known)."""
 
     board: int
     colour: Literal["W", "B"]
     result: Optional[str] = None
+    player: Optional[PlayerRef] = None
+    opponent: Optional[PlayerRef] = None
 
 
 class TeamRound(BaseModel):
@@ -225,11 +266,14 @@ class Player(BaseModel):
 
 
 class TeamPage(TeamRef):
-    """A team's page: its roster and every round from its side."""
+    """A team's page: its roster, each player's results, its average rating and every round from its side."""
 
+    average_rating: int = Field(description="R-I1: the average of the best 4 ratings, unrated at the profile's floor")
     players: list[Player]
+    results: list[PlayerLine]
     withdrawn_from_round: Optional[int] = None
     rounds: list[TeamRound]
+    status: Optional[RoundStatus] = Field(None, description="what the last paired round's tables are")
 
 
 class Step(BaseModel):

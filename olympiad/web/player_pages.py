@@ -102,7 +102,7 @@ def player_page(name: str, view: dict[str, Any]) -> str:
     games = [f'<tr data-round="{g["round"]}"><td class="num">{g["round"]}</td><td class="num">{g["table"]}</td>'
              f'<td class="num">{g["board"]}</td><td>{g["colour"]}</td><td>{player_link(g["opponent"])}</td>'
              f'<td>{team_link(g["opponent_team"])}</td><td class="ctr">{code(g["result"])}</td>'
-             f'<td class="num">{pts(g["points"])}</td><td>{"" if g["played"] else "forfeit"}</td></tr>' for g in view["games"]]
+             f'<td class="num">{pts(g["points"])}</td><td>{"" if g["played"] else "forfeit"}</td></tr>' for g in view["rounds"]]
     perf = view["performance"]
     rp = ("no rating performance (no game against a rated opponent)" if perf is None else
           f'rating performance <b id="performance">{perf["rating"]}</b> = Ra {perf["average"]} + dp {perf["dp"]} '

@@ -51,8 +51,8 @@ def players_view(snap: Snapshot) -> dict[str, Any]:
 
 
 def player_view(snap: Snapshot, pid: str) -> dict[str, Any]:
-    """A player's card: the line of ``player_row`` and each game (round, table, board, colour, the
-    opposing team and player with rating, result code, points, played over the board). Raises
+    """A player's card: the line of ``player_row`` and ``rounds``, each game (round, table, board,
+    colour, the opposing team and player with rating, result code, points, played over the board). Raises
     ``NotFound`` for an unknown player id."""
     state = snap.state
     results = player_results(state)
@@ -69,7 +69,7 @@ def player_view(snap: Snapshot, pid: str) -> dict[str, Any]:
                                                    "rating": opp.rating},
             "result": g.code, "points": fmt_points(g.points), "played": g.played,
         })
-    return {**player_row(p, refs, state.profile.unrated_opponent_rating), "games": games,
+    return {**player_row(p, refs, state.profile.unrated_opponent_rating), "rounds": games,
             "status": round_status(state, snap.last_round)}
 
 
