@@ -228,6 +228,69 @@ class PlayerLine(BaseModel):
     performance: Optional[Performance] = None
 
 
+class PlayersPage(BaseModel):
+    """Every player's results through the last paired round (GET .../players)."""
+
+    round: int
+    status: RoundStatus
+    rows: list[PlayerLine]
+
+
+class PlayerGame(BaseModel):
+    """One game of a player: where, colour, the opposing team and player, result code (White-Black), points."""
+
+    round: int
+    table: int
+    board: int
+    colour: Literal["W", "B"]
+    opponent_team: TeamRef
+    opponent: Optional[PlayerRef] = None
+    result: str
+    points: str
+    played: bool = Field(description="false for a forfeit: no game for the rating performance")
+
+
+class PlayerCard(PlayerLine):
+    """A player's card (GET .../players/{player}): the line and every game."""
+
+    rounds: list[PlayerGame]
+    status: RoundStatus
+
+
+class PrizeLine(PlayerLine):
+    """A line of a board-prize table: place (a shared place repeats it) and the player's line."""
+
+    rank: int
+
+
+class PrizeBoard(BaseModel):
+    """The table of one nominated board (``reserve``: the board of the reserve)."""
+
+    board: int
+    reserve: bool
+    rows: list[PrizeLine]
+
+
+class Prizes(BaseModel):
+    """The board prizes (GET .../prizes): what ``olympiad prizes SOURCE --json`` prints."""
+
+    round: int
+    status: RoundStatus
+    min_games: int = Field(description="games played over the board a player needs (the profile's board_prize_min_games)")
+    rule: str
+    boards: list[PrizeBoard]
+
+
+class TerminalScope(BaseModel):
+    """What a token's holder may enter (GET .../terminals/me)."""
+
+    terminal_id: str
+    role: str
+    tables: Optional[list[int]] = Field(None, description="null: every table")
+    corrections: bool
+    forfeits: bool
+
+
 class BoardOfTeam(BaseModel):
     """One board of a team's match, from the team's side: its colour, the result code (White-Black),
     the team's player and the opponent (None when not known)."""

@@ -8,8 +8,9 @@ from typing import Any, Optional
 from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 
-from olympiad.web.api_errors import READ_ERRORS
+from olympiad.web.api_errors import READ_ERRORS, REFUSALS
 from olympiad.web.deps import WebDoor, door, served, token
+from olympiad.web.models import PlayerCard, PlayersPage, Prizes, TerminalScope
 from processors.rules import role_may
 from projections.views.crosstable import crosstable_view
 from projections.views.export import pairings_csv, players_csv, standings_csv
@@ -19,21 +20,21 @@ from projections.views.players import player_view, players_view, prizes_view
 router = APIRouter()
 
 
-@router.get("/api/tournaments/{tid}/players", responses=READ_ERRORS, tags=["read"])
+@router.get("/api/tournaments/{tid}/players", response_model=PlayersPage, responses=READ_ERRORS, tags=["read"])
 def players(tid: str = Depends(served), web: WebDoor = Depends(door)) -> dict[str, Any]:
     """Every player's score, games, boards, nominated board and rating performance (Rp = Ra + dp)."""
     with web.backend.read() as snap:
         return players_view(snap)
 
 
-@router.get("/api/tournaments/{tid}/players/{pid}", responses=READ_ERRORS, tags=["read"])
+@router.get("/api/tournaments/{tid}/players/{pid}", response_model=PlayerCard, responses=READ_ERRORS, tags=["read"])
 def player(pid: str, tid: str = Depends(served), web: WebDoor = Depends(door)) -> dict[str, Any]:
     """A player's card: the player's line and every game (``<team id>.<board order>``)."""
     with web.backend.read() as snap:
         return player_view(snap, pid)
 
 
-@router.get("/api/tournaments/{tid}/prizes", responses=READ_ERRORS, tags=["read"])
+@router.get("/api/tournaments/{tid}/prizes", response_model=Prizes, responses=READ_ERRORS, tags=["read"])
 def prizes(tid: str = Depends(served), web: WebDoor = Depends(door)) -> dict[str, Any]:
     """The board prizes: per nominated board the best rating performances of the players with
     the profile's minimum of games (the rows ``olympiad prizes --json`` prints)."""
@@ -84,7 +85,7 @@ def export_players(tid: str = Depends(served), web: WebDoor = Depends(door)) -> 
         return _csv(players_csv(snap), f"{tid}-players.csv")
 
 
-@router.get("/api/tournaments/{tid}/terminals/me", responses=READ_ERRORS, tags=["terminals"])
+@router.get("/api/tournaments/{tid}/terminals/me", response_model=TerminalScope, responses=REFUSALS, tags=["terminals"])
 def whoami(tid: str = Depends(served), bearer: str | None = Depends(token), web: WebDoor = Depends(door)) -> dict[str, Any]:
     """What the holder of the bearer token may enter: its terminal id, role, tables (None: every
     table), and whether it may correct a stored result and record a forfeited match
