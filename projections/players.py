@@ -34,14 +34,15 @@ from schemas.points import ZERO
 
 @dataclass(frozen=True)
 class Game:
-    """One board of a player: round, table, board, colour ("W"/"B"), the opposing team and
+    """One board of a player: round, table, board, colour ("W"/"B"; None where the pairing does
+    not know the colours, ``RoundPaired.colours_known``), the opposing team and
     player (id, or None when unknown), the opponent's rating (None: unrated or unknown), the
     board's result code (White-Black), the player's points and whether it was played over the board."""
 
     round: int
     table: int
     board: int
-    colour: str
+    colour: str | None
     opponent_team: str
     opponent: str | None
     opponent_rating: int | None
@@ -162,10 +163,12 @@ def player_results(state: TournamentState, through_round: int | None = None) -> 
             home = seats.seat(rnd, t.home, board, home_name)
             away = seats.seat(rnd, t.away, board, away_name)
             home_pts, away_pts, played = board_points(code, board)
-            home_colour = "W" if home_is_white(board) else "B"
+            known = state.rounds[rnd].colours_known
+            home_colour = ("W" if home_is_white(board) else "B") if known else None
+            away_colour = ("B" if home_colour == "W" else "W") if known else None
             for me, team, other, other_team, pts, colour in (
                     (home, t.home, away, t.away, home_pts, home_colour),
-                    (away, t.away, home, t.home, away_pts, "B" if home_colour == "W" else "W")):
+                    (away, t.away, home, t.home, away_pts, away_colour)):
                 if me is None:
                     continue
                 rating = results[other].rating if other is not None else None

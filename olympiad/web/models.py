@@ -242,7 +242,7 @@ class PlayerGame(BaseModel):
     round: int
     table: int
     board: int
-    colour: Literal["W", "B"]
+    colour: Optional[Literal["W", "B"]] = Field(None, description="null where the source does not know the colours")
     opponent_team: TeamRef
     opponent: Optional[PlayerRef] = None
     result: str

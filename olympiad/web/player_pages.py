@@ -100,7 +100,7 @@ def team_page(name: str, view: dict[str, Any]) -> str:
 def player_page(name: str, view: dict[str, Any]) -> str:
     """A player's card (``views.players.player_view``): the line and every game."""
     games = [f'<tr data-round="{g["round"]}"><td class="num">{g["round"]}</td><td class="num">{g["table"]}</td>'
-             f'<td class="num">{g["board"]}</td><td>{g["colour"]}</td><td>{player_link(g["opponent"])}</td>'
+             f'<td class="num">{g["board"]}</td><td>{g["colour"] or "?"}</td><td>{player_link(g["opponent"])}</td>'
              f'<td>{team_link(g["opponent_team"])}</td><td class="ctr">{code(g["result"])}</td>'
              f'<td class="num">{pts(g["points"])}</td><td>{"" if g["played"] else "forfeit"}</td></tr>' for g in view["rounds"]]
     perf = view["performance"]
@@ -109,7 +109,7 @@ def player_page(name: str, view: dict[str, Any]) -> str:
           f'(p = {perf["percentage"]} over {perf["games"]} games; FIDE B.02)')
     nominated = f'nominated board {view["nominated_board"]}' if view["nominated_board"] else "not on the roster"
     body = (f'<p class="facts">{team_link(view["team"])} · {nominated} · rating {view["rating"] or "unrated"} · '
-            f'<span id="score">{pts(view["score"])}</span> from {view["games"]} games ({view["played"]} played) · {rp}'
+            f'<span id="player-score">{pts(view["score"])}</span> from {view["games"]} games ({view["played"]} played) · {rp}'
             f' · <span id="status">{escape(status_text(view["status"]))}</span></p>'
             + table([("Rd", "num"), ("Tbl", "num"), ("Bd", "num"), ("Col", ""), ("Opponent", ""), ("Team", ""),
                      ("Result", "ctr"), ("Pts", "num"), ("", "")], games, "games"))
