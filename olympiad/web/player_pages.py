@@ -171,10 +171,13 @@ def round_page(name: str, tid: str, view: dict[str, Any], alphabetical: bool = F
                              f'{player_link(b["white_player"])} – {player_link(b["black_player"])} <b>{code(b["result"])}</b></div>'
                              for b in m["boards"])
             score = f'{pts(m["home_gp"])} : {pts(m["away_gp"])}' if m["boards_in"] else "–"
-            rows.append(f'<tr data-table="{m["table"]}"><td class="num">{m["table"]}</td><td class="team">{team_link(m["home"])}</td>'
-                        f'<td class="score">{score}</td><td class="team">{team_link(m["away"])}</td><td class="lineup">{boards}</td>'
+            rows.append(f'<tr data-table="{m["table"]}"><td class="num">{m["table"]}</td>'
+                        f'<td class="team">{team_link(m["home"])} <small title="average rating">{m["home_rating"]}</small></td>'
+                        f'<td class="score">{score}</td>'
+                        f'<td class="team">{team_link(m["away"])} <small title="average rating">{m["away_rating"]}</small></td>'
+                        f'<td class="lineup">{boards}</td>'
                         f'<td class="noprint"><a href="/rounds/{rnd}/tables/{m["table"]}/sheet">sheet</a></td></tr>')
-        body = table([("Tbl", "num"), ("White on board 1", ""), ("Res.", "ctr"), ("Black on board 1", ""),
+        body = table([("Tbl", "num"), ("White on board 1 (Rtg avg)", ""), ("Res.", "ctr"), ("Black on board 1 (Rtg avg)", ""),
                       ("Boards: White – Black, result", ""), ("", "noprint")], rows, "round-pairings")
     extra = "; ".join(x for x in (f'bye: {view["bye"]["name"]}' if view["bye"] else "",
                                   "absent: " + ", ".join(a["name"] for a in view["absent"]) if view["absent"] else "") if x)

@@ -2,14 +2,13 @@
 round with each board's players (``projections.history``, ``projections.players``)."""
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from processors.scoring import home_is_white
 from projections.history import build_history
 from projections.players import player_results
-from projections.seeding import team_strength
 from projections.views.matches import round_status
+from projections.views.paper import average_rating
 from projections.views.players import player_row
 from projections.views.refs import NotFound, team_refs
 from projections.views.snapshot import Snapshot
@@ -57,11 +56,10 @@ def team_view(snap: Snapshot, team_id: str) -> dict[str, Any]:
             "colour": tr.colour, "gp": fmt_points(tr.gp), "mp": tr.mp if tr.kind != "pending" else None,
             "boards": boards, "rank_after": row["rank"] if row else None, "mp_after": row["mp"] if row else None,
         })
-    average = team_strength(team, profile.boards, profile.seeding_floor_rating)[0]
     unrated = profile.unrated_opponent_rating
     return {
         **refs[team_id],
-        "average_rating": int(average.quantize(Decimal(1), rounding=ROUND_HALF_UP)),
+        "average_rating": average_rating(state, team_id),
         "players": [p.model_dump(mode="json") for p in team.players],
         "results": [player_row(p, refs, unrated) for p in results.values()
                     if p.team_id == team_id and (p.games or p.nominated_board is not None)],

@@ -23,8 +23,10 @@ from producers.sources import load_source
 from projections.performance import dp, rating_performance
 from projections.players import player_results
 from projections.views.export import csv_text, safe_cell, standings_csv
+from projections.views.paper import round_pairings_view
 from projections.views.players import prizes_view
 from projections.views.snapshot import Snapshot
+from projections.views.teams import team_view
 from projections.replay import replay
 from tests.conftest import SHARED_DATA
 from tests.factories import four_team_round_one
@@ -176,3 +178,18 @@ def test_the_standings_export_escapes_a_team_named_like_a_formula():
     for e in events:
         state.evolve(e)
     assert standings_csv(Snapshot(state, replay(events).rounds), 1) == answer.text
+
+
+def test_a_rounds_pairing_names_the_players_and_the_teams_average_ratings(samarkand):
+    _, result = samarkand
+    snap = Snapshot(result.state, result.rounds)
+    view = round_pairings_view(snap, 11)
+    first = view["tables"][0]
+    home = team_view(snap, first["home"]["team_id"])
+    assert first["home_rating"] == home["average_rating"]
+    ratings = sorted((p["rating"] or 0 for p in home["players"]), reverse=True)[:4]
+    assert abs(home["average_rating"] - sum(ratings) / 4) <= 0.5  # the best four, rounded
+    seated = home["rounds"][10]["boards"]
+    assert [b["white_player"]["name"] if b["white"] == home["team_id"] else b["black_player"]["name"]
+            for b in first["boards"]] == [b["player"]["name"] for b in seated]
+    assert view["status"]["status"] == "complete" and len(view["alphabetical"]) == 2 * len(view["tables"])
