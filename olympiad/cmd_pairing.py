@@ -95,8 +95,8 @@ def team_of(history: Any, given: str, option: str) -> str:
 def pair(
     source: str = typer.Argument(..., metavar="SOURCE", help="a shipped log name, a data folder or an event log"),
     rnd: int = typer.Option(..., "--round", "-r", help="the round to pair"),
-    explain: Optional[str] = typer.Option(None, "--explain", metavar="TEAM", help="print why TEAM (a team id such "
-                                          "as IND, or a name such as India) got its opponent and colour"),
+    explain: List[str] = typer.Option([], "--explain", metavar="TEAM", help="print why TEAM (a team id such "
+                                      "as IND, or a name such as India) got its opponent and colour (repeatable: each team asked for)"),
     trace: bool = typer.Option(False, "--trace", help="print every decision of the pairing"),
     absent: List[str] = typer.Option([], "--absent", metavar="TEAM", help="a team (id or name) that will not play "
                                      "the round, besides the absences and late entries the log records (repeatable)"),
@@ -119,7 +119,7 @@ def pair(
     if state.rounds and max(state.rounds) != rnd - 1:
         refuse(ValueError(f"round {rnd} cannot be paired: the log's last paired round before it is {max(state.rounds)}"))
     history, inferred = _history(state, rnd, profile, infer)
-    explained = team_of(history, explain, "--explain") if explain is not None else None  # refused before printing
+    explained = [team_of(history, team, "--explain") for team in explain]  # refused before printing
     absent_teams = {team_of(history, a, "--absent") for a in absent} | (set(published.absent) if published is not None else set())
     arbiter_made = _arbiter_made(source, events) if compare else {}
     try:  # the log's absences, late entries and withdrawals, as the arbiter's `round pair` takes them
@@ -131,10 +131,10 @@ def pair(
         return
     _print_pairing(pairing, history, state, inferred)
     out = console()
-    if explained is not None:
-        name = history.teams[explained].name
-        out.print(f"\nwhy {explained if name == explained else f'{name} ({explained})'}:", highlight=False)
-        for line in pairing.explain(explained):
+    for team in dict.fromkeys(explained):  # every team asked for, once, in the order asked
+        name = history.teams[team].name
+        out.print(f"\nwhy {team if name == team else f'{name} ({team})'}:", highlight=False)
+        for line in pairing.explain(team):
             out.print("  " + line, highlight=False, soft_wrap=True, markup=False)
     if trace:
         out.print("\ntrace:", highlight=False)

@@ -41,3 +41,31 @@ def standings_text(rows: Iterable[Mapping[str, Any]], tiebreaks: tuple[str, ...]
     body = [title, fmt(header), *(fmt(c) for c in lines)]
     body.append(f"order: MP, {', '.join(tiebreaks)}, pairing number")
     return "\n".join(body)
+
+
+def prizes_text(view: Mapping[str, Any], title: str, shown: int | None = 10) -> str:
+    """The board prize tables of ``projections.views.players.prizes_view`` as text under ``title``:
+    per board its first ``shown`` lines (all when None): place (once for a shared place), player,
+    title, rating, team, score/games, games played, Ra, p, Rp; the rule and the round's status last."""
+    out = [title, f"after round {view['round']}, {view['status']['label']}" if view["round"] else "no round paired"]
+    header = ["Rk", "Player", "Tit", "Rtg", "Team", "Pts", "Gms", "Ra", "p", "Rp"]
+    for board in view["boards"]:
+        rows, previous = [], None
+        for r in board["rows"][:shown]:
+            perf = r["performance"]
+            rows.append(["" if r["rank"] == previous else str(r["rank"]), r["name"], r["title"], str(r["rating"] or ""),
+                         r["team"]["name"], f"{r['score']}/{r['games']}", str(r["played"]), str(perf["average"]),
+                         perf["percentage"], str(perf["rating"])])
+            previous = r["rank"]
+        widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+        left = {1, 2, 4}
+
+        def fmt(cells: list[str]) -> str:
+            return "  ".join(v.ljust(w) if i in left else v.rjust(w) for i, (v, w) in enumerate(zip(cells, widths))).rstrip()
+
+        name = f"Board {board['board']}" + (" (reserve)" if board["reserve"] else "")
+        more = len(board["rows"]) - len(rows)
+        out += ["", f"{name}: {len(board['rows'])} players with at least {view['min_games']} games",
+                fmt(header), *(fmt(c) for c in rows)] + ([f"... and {more} more (--json for all)"] if more > 0 else [])
+    out += ["", f"rule: {view['rule']}"]
+    return "\n".join(out)

@@ -425,6 +425,13 @@ ALLOWED: dict[str, frozenset[str]] = {
 """Commands open to more than the chief arbiter, and the roles that may issue them."""
 
 
+def role_may(role: str, command: str) -> bool:
+    """True if an actor of ``role`` may issue ``command`` at all (``ALLOWED``; the chief arbiter
+    every command), before the scope of a table, a team or a round is checked (``check_role``):
+    what a page offers a token's holder."""
+    return role == "chief" or role in ALLOWED.get(command, ())
+
+
 def check_role(state: TournamentState, command: Any) -> None:
     """Raise unless ``command.actor`` may issue ``command``: the chief arbiter may issue every
     command; a terminal only the results of its table in the current round; a captain only for

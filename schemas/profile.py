@@ -132,6 +132,11 @@ class RuleProfile(BaseModel):
     # R-B2: tables by the higher-ranked team's place (ECU N.8.4.1), or D.02 2022 art. 11.1.
     publication_order: Literal["ranking", "d02-11.1"] = "ranking"
     seeding_floor_rating: int = 1000
+    # --- individual results (projections.players): board prizes by rating performance, from this many
+    # games played over the board (Chennai 2022: 8 of 11); an unrated opponent's rating in a rating
+    # performance (None: the game is left out, FIDE B.02 Ra is the average of the rated opponents)
+    board_prize_min_games: Annotated[int, Field(strict=True, ge=0, le=99)] = 8
+    unrated_opponent_rating: Annotated[int, Field(strict=True, ge=0, le=3500)] | None = None
     # --- FIDE C.04.6 (2026) Swiss Team pairing instead of D.02 when set (SwissTeamRules)
     swiss_team: SwissTeamRules | None = None
     tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")

@@ -10,6 +10,8 @@ routers, one per resource, none of which holds a rule:
 - ``results_api``: a table, a preview, line-ups, and result entry (results, corrections, forfeits);
 - ``standings_api``: standings, the scoreboard, the comparison of two teams, the stream;
 - ``teams_api``: teams, a team's page, a team file import, captains' tokens;
+- ``players_api``: player results, a player's card, board prizes, the crosstable, a round with its
+  players, the CSV exports, what a token's holder may enter;
 - ``terminals_api``: terminal tokens (chief arbiter only);
 - ``commands_api``: every command of ``schemas.commands`` (the arbiter page's writes);
 - ``whatif_api``: the what-if (hypothetical results over a copy of the state: a read, never a write);
@@ -33,7 +35,8 @@ from fastapi_offline import FastAPIOffline
 
 from olympiad.clock import Clock, now
 from olympiad.web import (
-    commands_api, pages_api, results_api, rounds_api, standings_api, teams_api, terminals_api, tournaments_api, whatif_api,
+    commands_api, pages_api, players_api, results_api, rounds_api, standings_api, teams_api, terminals_api,
+    tournaments_api, whatif_api,
 )
 from olympiad.web.api_errors import install_refusals
 from olympiad.web.auth import TokenStore
@@ -45,8 +48,8 @@ from projections.views.standings import compact_rows
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
-ROUTERS = (tournaments_api, rounds_api, results_api, standings_api, teams_api, terminals_api, commands_api, whatif_api,
-           pages_api)
+ROUTERS = (tournaments_api, rounds_api, results_api, standings_api, teams_api, players_api, terminals_api, commands_api,
+           whatif_api, pages_api)
 
 
 def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chief_key: Any = None,

@@ -149,6 +149,17 @@ class StandingRow(ScoreboardRow):
                                       'tie-break, or "equal on every key, shared place"); none for the first row')
 
 
+class RoundStatus(BaseModel):
+    """What a table of a round is: official (the round is closed), complete (every match decided) or
+    provisional (``decided`` of ``tables`` matches decided); ``label`` in words."""
+
+    round: int
+    status: Literal["official", "complete", "provisional"]
+    decided: int
+    tables: int
+    label: str
+
+
 class Standings(BaseModel):
     """The standings after a round (GET .../standings/{round}), with the digest `olympiad replay` prints."""
 
@@ -159,6 +170,8 @@ class Standings(BaseModel):
     digest: str = Field(description="SHA-256 of the canonical standings document (same as `olympiad replay`)")
     tiebreaks: list[str]
     columns: list[Column] = Field(description="the columns in order (the CLI's and the page's)")
+    status: RoundStatus
+    title: str = Field(description="the table's heading: official, complete or provisional with N of M matches")
     rows: list[StandingRow]
 
 
@@ -177,12 +190,116 @@ class Scoreboard(BaseModel):
     rows: list[ScoreboardRow]
 
 
+class PlayerRef(BaseModel):
+    """A player as other shapes name it: id (``<team id>.<board order>``), name, title, rating."""
+
+    player_id: str
+    name: str
+    title: str = ""
+    rating: Optional[int] = None
+
+
+class Performance(BaseModel):
+    """A rating performance: Rp = Ra + dp (FIDE B.02), over the games played against rated opponents."""
+
+    rating: int = Field(description="Rp")
+    average: int = Field(description="Ra: the opponents' average rating, rounded")
+    percentage: str = Field(description="p: points / games, in hundredths")
+    dp: int
+    games: int
+    points: str
+
+
+class PlayerLine(BaseModel):
+    """A player's results: score of every game (forfeits included), games, games played over the
+    board, boards played, nominated board (the roster's order; 5 the reserve), rating performance."""
+
+    player_id: str
+    team: TeamRef
+    name: str
+    title: str = ""
+    fide_id: Optional[str] = None
+    rating: Optional[int] = None
+    nominated_board: Optional[int] = None
+    score: str
+    games: int
+    played: int
+    boards: list[int]
+    performance: Optional[Performance] = None
+
+
+class PlayersPage(BaseModel):
+    """Every player's results through the last paired round (GET .../players)."""
+
+    round: int
+    status: RoundStatus
+    rows: list[PlayerLine]
+
+
+class PlayerGame(BaseModel):
+    """One game of a player: where, colour, the opposing team and player, result code (White-Black), points."""
+
+    round: int
+    table: int
+    board: int
+    colour: Optional[Literal["W", "B"]] = Field(None, description="null where the source does not know the colours")
+    opponent_team: TeamRef
+    opponent: Optional[PlayerRef] = None
+    result: str
+    points: str
+    played: bool = Field(description="false for a forfeit: no game for the rating performance")
+
+
+class PlayerCard(PlayerLine):
+    """A player's card (GET .../players/{player}): the line and every game."""
+
+    rounds: list[PlayerGame]
+    status: RoundStatus
+
+
+class PrizeLine(PlayerLine):
+    """A line of a board-prize table: place (a shared place repeats it) and the player's line."""
+
+    rank: int
+
+
+class PrizeBoard(BaseModel):
+    """The table of one nominated board (``reserve``: the board of the reserve)."""
+
+    board: int
+    reserve: bool
+    rows: list[PrizeLine]
+
+
+class Prizes(BaseModel):
+    """The board prizes (GET .../prizes): what ``olympiad prizes SOURCE --json`` prints."""
+
+    round: int
+    status: RoundStatus
+    min_games: int = Field(description="games played over the board a player needs (the profile's board_prize_min_games)")
+    rule: str
+    boards: list[PrizeBoard]
+
+
+class TerminalScope(BaseModel):
+    """What a token's holder may enter (GET .../terminals/me)."""
+
+    terminal_id: str
+    role: str
+    tables: Optional[list[int]] = Field(None, description="null: every table")
+    corrections: bool
+    forfeits: bool
+
+
 class BoardOfTeam(BaseModel):
-    """One board of a team's match, from the team's side: its colour and the result code (White-Black)."""
+    """One board of a team's match, from the team's side: its colour, the result code (White-Black),
+    the team's player and the opponent (None when not known)."""
 
     board: int
     colour: Literal["W", "B"]
     result: Optional[str] = None
+    player: Optional[PlayerRef] = None
+    opponent: Optional[PlayerRef] = None
 
 
 class TeamRound(BaseModel):
@@ -212,11 +329,14 @@ class Player(BaseModel):
 
 
 class TeamPage(TeamRef):
-    """A team's page: its roster and every round from its side."""
+    """A team's page: its roster, each player's results, its average rating and every round from its side."""
 
+    average_rating: int = Field(description="R-I1: the average of the best 4 ratings, unrated at the profile's floor")
     players: list[Player]
+    results: list[PlayerLine]
     withdrawn_from_round: Optional[int] = None
     rounds: list[TeamRound]
+    status: Optional[RoundStatus] = Field(None, description="what the last paired round's tables are")
 
 
 class Step(BaseModel):

@@ -74,9 +74,10 @@ def _pairing_rows(pairings: dict[str, Any]) -> str:
 
 
 def scoreboard_page(snap: Snapshot, rnd: int | None = None) -> str:
-    """The scoreboard HTML: the live scoreboard (``rnd`` None), or the official standings after
-    the closed round ``rnd`` with that round's pairing. Raises ``projections.views.refs.NotFound``
-    for a round without standings."""
+    """The scoreboard HTML: the live scoreboard (``rnd`` None), or the standings after round ``rnd``
+    with that round's pairing, titled by what they are (official, complete or provisional:
+    ``standings_view``'s ``title``). Raises ``projections.views.refs.NotFound`` for a round without
+    standings."""
     state = snap.state
     if state.created is None:
         return TEMPLATE.read_text(encoding="utf-8").replace("{{name}}", "No tournament is served")
@@ -85,11 +86,12 @@ def scoreboard_page(snap: Snapshot, rnd: int | None = None) -> str:
         board, title, shown = live, live["label"], live["round"]
     else:
         board = standings_view(snap, rnd)
-        title, shown = f"Standings after round {rnd} (official)", rnd
+        title, shown = board["title"], rnd
     columns = live["columns"]
     head = "<tr>" + "".join(f'<th class="{"" if c["key"] in ("name", "federation") else "num"}" data-key="{escape(c["key"])}">'
                             f'{escape(c["label"])}</th>' for c in columns) + "</tr>"
-    links = [f'<a href="/" data-round="live" class="{"current" if rnd is None else ""}">live</a> · official after round'] + [
+    after = " · after round" if live["closed_rounds"] else ""
+    links = [f'<a href="/" data-round="live" class="{"current" if rnd is None else ""}">live</a>{after}'] + [
         f'<a href="/?round={r}" data-round="{r}" class="{"current" if r == rnd else ""}">{r}</a>' for r in live["closed_rounds"]]
     pairings = pairings_view(snap, shown) if shown in state.rounds else {"tables": [], "bye": None, "absent": []}
     extra = "; ".join(x for x in (f'bye: {pairings["bye"]["name"]}' if pairings["bye"] else "",

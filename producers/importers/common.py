@@ -1,14 +1,17 @@
 """Helpers shared by the importers: team ids, board result codes from a team's view, the key two
-sources' spellings of one name are matched by, and the note on titles that are not FIDE codes."""
+sources' spellings of one name are matched by (``schemas.names.name_key``, which the read side
+shares), and the note on titles that are not FIDE codes."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import defaultdict
 from typing import Any, Iterable
 
 from processors.scoring import home_is_white
+from schemas.names import name_key
 from schemas.titles import FIDE_TITLES
+
+__all__ = ["board_code", "name_key", "registered_titles", "team_id_for", "title_note"]
 
 # White's and Black's points on a board as sources print them -> result code.
 _CODE = {("1", "0"): "1-0", ("0", "1"): "0-1", ("½", "½"): "1/2-1/2", ("+", "-"): "+/-", ("-", "+"): "-/+", ("-", "-"): "-/-"}
@@ -32,18 +35,6 @@ def board_code(home_score: str, away_score: str, board: int) -> str:
         raise ValueError(f"board {board}: {home_score!r}-{away_score!r} is not a board result")
     white_black = pair if home_is_white(board) else (away_score, home_score)
     return _CODE[white_black]
-
-
-# What sources type for an apostrophe: ' ’ ‘ ʼ ` ´ ′ (a keyboard's, a word processor's, a scraper's).
-_APOSTROPHES = str.maketrans({c: "'" for c in "\u2019\u2018\u02bc\u0060\u00b4\u2032"})
-
-
-def name_key(name: str) -> str:
-    """The key two sources' spellings of one player or team name are matched by, when they do not
-    both carry a FIDE id: NFC (Unicode Standard Annex #15), every apostrophe variant as ``'``,
-    runs of spaces as one, case folded ("O’Gorman,  Tom" and "o'gorman, tom" meet). The key is for
-    matching only; the name is stored as the source spells it."""
-    return " ".join(unicodedata.normalize("NFC", name).translate(_APOSTROPHES).split()).casefold()
 
 
 def title_note(players: Iterable[tuple[str, str, str]], shown: int = 5) -> str | None:

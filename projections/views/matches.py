@@ -79,3 +79,18 @@ def preview_view(state: TournamentState, rnd: int, table: int, entered: Mapping[
     return {"round": rnd, "table": table, "home": t.home, "away": t.away, "home_gp": fmt_points(m.home_gp),
             "away_gp": fmt_points(m.away_gp), "home_mp": m.home_mp, "away_mp": m.away_mp,
             "boards_in": m.boards_in, "complete": m.complete}
+
+
+def round_status(state: TournamentState, rnd: int) -> dict[str, Any]:
+    """What a table of round ``rnd`` is: ``official`` (the round is closed, ``RoundClosed``),
+    ``complete`` (every match decided, not closed) or ``provisional`` (``decided`` of ``tables``
+    matches decided); ``label`` says it in words ("provisional: 3 of 103 matches decided")."""
+    tables = state.rounds[rnd].tables if rnd in state.rounds else ()
+    decided = sum(1 for t in tables if state.match(rnd, t.table).complete)
+    if rnd in state.closed:
+        status, label = "official", "official (round closed)"
+    elif tables and decided == len(tables):
+        status, label = "complete", "complete (not closed yet)"
+    else:
+        status, label = "provisional", f"provisional: {decided} of {len(tables)} matches decided"
+    return {"round": rnd, "status": status, "decided": decided, "tables": len(tables), "label": label}

@@ -10,6 +10,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from projections.scoreboard import scoreboard
 from projections.standings.columns import standings_columns
+from projections.views.matches import round_status
 from projections.views.ranking import ranked_rows, ranking_explanation
 from projections.views.refs import NotFound
 from projections.views.snapshot import Snapshot, StandingsDocument
@@ -29,11 +30,15 @@ def official(snap: Snapshot, rnd: int) -> StandingsDocument:
 def standings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
     """The standings after round ``rnd``: the canonical document (rows with every tie-break value
     and its per-opponent breakdown) plus its SHA-256 digest and the tie-break order; each row also
-    names the key that puts it below the row above (``decided_by``, not part of the digested document)."""
+    names the key that puts it below the row above (``decided_by``, not part of the digested document);
+    ``title`` says what the table is: "Standings after round 7 (official (round closed))", "(complete
+    (not closed yet))" or "(provisional: 3 of 103 matches decided)" (``matches.round_status``)."""
     st = official(snap, rnd)
     tiebreaks = snap.state.profile.tiebreaks
+    status = round_status(snap.state, rnd)
     return {**st.document, "rows": ranked_rows(st.document["rows"], tiebreaks), "digest": st.digest,
-            "tiebreaks": list(tiebreaks), "columns": standings_columns(tiebreaks)}
+            "tiebreaks": list(tiebreaks), "columns": standings_columns(tiebreaks), "status": status,
+            "title": f"Standings after round {rnd}, {status['label']}"}
 
 
 def scoreboard_view(snap: Snapshot) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from olympiad.cli import app
+from projections.views.pairing import words_first
 from schemas.events import PairingProposed, parse_event
 
 runner = CliRunner()
@@ -15,9 +16,10 @@ def test_simulate_pair_check(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "4 of 4 rounds" in result.output
     assert runner.invoke(app, ["replay", str(log)]).exit_code == 0
-    paired = runner.invoke(app, ["pair", str(log), "--round", "3", "--explain", "T1", "--compare"])
+    paired = runner.invoke(app, ["pair", str(log), "--round", "3", "--explain", "T1", "--explain", "T5", "--compare"])
     assert paired.exit_code == 0, paired.output
     assert "why Team 0001 (T1):" in paired.output and "6/6 pairs identical (100.0 %)" in paired.output
+    assert "why Team 0005 (T5):" in paired.output  # every team asked for, not only the last (issue 30)
     # the 2008 profile's explanation cites the 2008 Olympiad pairing rules, not D.02 2022
     assert "; 2008 Olympiad pairing rules]" in paired.output and "D.02" not in paired.output
     checked = runner.invoke(app, ["check", str(log), "--round", "4"])
@@ -47,3 +49,9 @@ def test_simulate_draws_a_swiss_team_tournament_from_the_seed_and_check_accepts_
     for rnd in range(1, 6):
         checked = runner.invoke(app, ["check", str(logs[0]), "--round", str(rnd)])
         assert checked.exit_code == 0 and "no rule violated under swiss-team-2026-typeb" in " ".join(checked.output.split()), checked.output
+
+
+def test_a_trace_line_reads_words_first_and_its_rule_ids_after():
+    assert words_first("[spec R-B1, D.02 2022 art. 4] bye: KIR (lowest-ranked eligible team, 0 MP)") == \
+        "bye: KIR (lowest-ranked eligible team, 0 MP) [spec R-B1, D.02 2022 art. 4]"
+    assert words_first("no rule cited here") == "no rule cited here"

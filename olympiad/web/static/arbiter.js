@@ -169,7 +169,8 @@
     try {
       const x = await Api.get(`/api/tournaments/${encodeURIComponent(tid)}/rounds/${rnd()}/explanation`);
       $("trace").hidden = false;
-      $("trace").textContent = x.trace.join("\n");
+      $("trace").dataset.round = x.round;
+      $("trace").textContent = [`How the engine pairs round ${x.round}:`, ...x.trace].join("\n");
     } catch (e) { verdict({ ok: false, status: e.status, body: e.body || { detail: e.message } }, "Explanation"); }
   });
   $("amend").addEventListener("click", () => {
@@ -246,6 +247,11 @@
     $("title").textContent = `${view.name}: chief arbiter (${view.profile}, ${view.rounds} rounds)`;
     $("run").hidden = false;
     renderTeams(); renderForms(); renderLineups(); renderProposal();
+    if ($("trace").dataset.round && Number($("trace").dataset.round) !== rnd()) { // the trace of another round: gone
+      $("trace").hidden = true;
+      $("trace").textContent = "";
+      delete $("trace").dataset.round;
+    }
     await renderResults();
     window.arbiterView = view;
   }

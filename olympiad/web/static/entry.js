@@ -1,6 +1,8 @@
 // The arbiter's result-entry page: open a table of a round, enter the four board results
 // (forfeits with a reason), see the match score as the server folds it, submit. Changing a stored
-// result becomes a correction with a reason. The token comes from #token=... or local storage.
+// result becomes a correction with a reason, offered only to a token that may correct (an arbiter's,
+// the chief arbiter's); a terminal picks among its own tables only. The token comes from
+// #token=... or local storage.
 "use strict";
 
 (async function entry() {
@@ -29,6 +31,40 @@
   }
   fromFragment();
 
+  // What the token's holder may enter (GET /terminals/me): a terminal sees its tables only, and no
+  // correction or forfeit controls (the server would refuse them); null while no token is known.
+  let scope = null;
+  async function readScope() {
+    const t = $("token").value.trim();
+    scope = null;
+    if (t) {
+      const r = await fetch(`${base}/terminals/me`, { headers: { Accept: "application/json", Authorization: "Bearer " + t } });
+      if (r.ok) scope = await r.json();
+    }
+    const picker = $("table");
+    const current = picker.value;
+    let next;
+    if (scope && scope.tables) {
+      next = el("select", { id: "table", "aria-label": "table" },
+        scope.tables.map((n) => el("option", { value: n, selected: String(n) === current }, n)));
+    } else {
+      next = el("input", { id: "table", class: "narrow", type: "number", min: 1, value: current || 1 });
+    }
+    picker.replaceWith(next);
+    follow(next);
+    $("scope").textContent = scope ? `${scope.terminal_id}: ${scope.tables ? "table" + (scope.tables.length > 1 ? "s " : " ") +
+      scope.tables.join(", ") : "every table"}` + (scope.corrections ? "; corrections allowed" : "") : "";
+  }
+
+  // The page follows the table picked or typed: the table shown is always the one in the box.
+  let pending = null;
+  function follow(picker) {
+    const later = () => { clearTimeout(pending); pending = setTimeout(load, 300); };
+    picker.addEventListener("input", later);
+    picker.addEventListener("change", later);
+    picker.addEventListener("keydown", (e) => { if (e.key === "Enter") { clearTimeout(pending); load(); } });
+  }
+
   function say(kind, text) {
     $("message").hidden = false;
     $("message").className = kind;
@@ -39,6 +75,7 @@
 
   async function load() {
     $("message").hidden = true;
+    if (!$("table").value) { $("match").hidden = true; return; }
     try {
       match = await Api.get(`${base}/rounds/${$("round").value}/tables/${$("table").value}`);
       names = (await Api.get(`${base}/rounds/${match.round}/tables/${match.table}/lineups`)).boards;
@@ -57,10 +94,13 @@
       el("td", { class: "white" }, player(b.board, "white"), el("small", {}, ` ${teamName(b.white)}`)),
       el("td", { class: "black" }, player(b.board, "black"), el("small", {}, ` ${teamName(b.black)}`)),
       el("td", { class: "stored" }, b.result ? code(b.result) : "—"),
-      el("td", {}, el("select", { class: "result", "aria-label": `board ${b.board} result`, onchange: changed },
+      el("td", {}, el("select", { class: "result", "aria-label": `board ${b.board} result`, onchange: changed,
+        disabled: Boolean(b.result) && !mayCorrect() },
         el("option", { value: "" }, "—"),
         T.result_codes.map((c) => el("option", { value: c, selected: c === b.result }, label(c))))),
-      el("td", {}, el("input", { class: "reason", size: 36, "aria-label": `board ${b.board} reason`, oninput: changed })))));
+      el("td", {}, el("input", { class: "reason", size: 36, "aria-label": `board ${b.board} reason`, oninput: changed,
+        hidden: Boolean(b.result) && !mayCorrect() })))));
+    $("forfeit").hidden = Boolean(scope) && !scope.forfeits;
     $("forfeit-winner").replaceChildren(
       el("option", { value: match.home.team_id }, match.home.name),
       el("option", { value: match.away.team_id }, match.away.name),
@@ -69,6 +109,7 @@
     changed();
   }
 
+  const mayCorrect = () => !scope || scope.corrections;
   const player = (board, side) => (names.find((n) => n.board === board) || {})[side] || "";
 
   function label(c) {
@@ -154,9 +195,10 @@
   }
 
   $("load").addEventListener("click", load);
-  $("table").addEventListener("keydown", (e) => { if (e.key === "Enter") load(); });
+  $("token").addEventListener("change", async () => { await readScope(); await load(); });
   $("submit").addEventListener("click", submit);
   $("forfeit-submit").addEventListener("click", forfeit);
-  window.addEventListener("hashchange", () => { fromFragment(); load(); });
+  window.addEventListener("hashchange", async () => { fromFragment(); await readScope(); await load(); });
+  await readScope();
   await load();
 })();

@@ -2,7 +2,7 @@
 // live. On each standings-stream message (server-sent events) it fetches /scoreboard: the last
 // complete round's standings, or provisional ones with the decided matches of the round in
 // progress ("3 of 103 matches"), never moved by an unplayed match. Changed cells are marked;
-// the official table of each closed round is one click away; clicking two teams asks the API
+// the table after each earlier round is one click away, titled official, complete or provisional; clicking two teams asks the API
 // which criterion separates them. What if: a pending match of the round in play can be set to a
 // score (its select in the pairings); the page asks /whatif (a read: nothing is recorded, and the
 // settings live in this page only, so another browser sees nothing of them) and shows the
@@ -39,7 +39,7 @@
     const link = (r, text) => el("a", { href: r === null ? "/" : `/?round=${r}`, dataset: { round: r === null ? "live" : r },
       class: r === viewRound ? "current" : null,
       onclick: (e) => { e.preventDefault(); history.pushState(null, "", r === null ? "/" : `/?round=${r}`); show(r); } }, text);
-    $("rounds").replaceChildren(link(null, "live"), " · official after round ",
+    $("rounds").replaceChildren(link(null, "live"), closed.length ? " · after round " : "",
       ...closed.flatMap((r) => [link(r, String(r)), " "]));
   }
 
@@ -215,7 +215,8 @@
       renderStandings(board.rows, null, board.label);
       fillRoundLinks(board.closed_rounds);
     } else {
-      renderStandings((await Api.get(`${base}/standings/${round}`)).rows, null, `Standings after round ${round} (official)`);
+      const st = await Api.get(`${base}/standings/${round}`);
+      renderStandings(st.rows, null, st.title);
       if (board) fillRoundLinks(board.closed_rounds);
     }
     await loadPairings(shownRound());
