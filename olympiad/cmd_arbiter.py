@@ -281,7 +281,7 @@ def round_close(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str
 
     fields: dict[str, Any] = {"tournament_id": tournament, "actor": actor(who), "round": rnd}
     try:
-        outcome = close_signed(tournament, rnd, ChiefKey(), lambda: doors.door(db, kafka).log_head(tournament),
+        outcome = close_signed(tournament, rnd, ChiefKey(), lambda: doors.door(db, kafka).checkpoint_basis(tournament, rnd),
                                lambda signed: doors.decide("CloseRound", {**fields, **({"checkpoint": signed} if signed else {})},
                                                            db, kafka))
     except (OSError, ValueError) as exc:

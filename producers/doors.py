@@ -130,6 +130,12 @@ class EmbeddedDoor:
         state = self.store.refresh()
         return state, len(state.applied), self.store.chain_head
 
+    def checkpoint_basis(self, tournament_id: str, rnd: int) -> dict[str, Any] | None:
+        """What closing round ``rnd`` signs, from the store as it stands (``producers.signing.checkpoint_basis``)."""
+        from producers.signing import checkpoint_basis
+
+        return checkpoint_basis(rnd, *self.log_head(tournament_id))
+
     def close(self) -> None:
         """Nothing to release (the store's engine is the caller's)."""
 
@@ -249,6 +255,12 @@ class KafkaDoor:
         finally:
             consumer.close()
         return state, len(state.applied), head
+
+    def checkpoint_basis(self, tournament_id: str, rnd: int) -> dict[str, Any] | None:
+        """What closing round ``rnd`` signs, from ``tournament-log`` as it stands (``producers.signing.checkpoint_basis``)."""
+        from producers.signing import checkpoint_basis
+
+        return checkpoint_basis(rnd, *self.log_head(tournament_id))
 
     def close(self) -> None:
         """Flush and close the producer and the verdict consumer."""

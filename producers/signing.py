@@ -49,13 +49,14 @@ def public_hex(key: Ed25519PrivateKey) -> str:
     return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
 
 
-def checkpoint_basis(state: Any, rnd: int, events: int, head: str) -> dict[str, Any] | None:
+def checkpoint_basis(rnd: int, state: Any, events: int, head: str | None) -> dict[str, Any] | None:
     """What closing round ``rnd`` signs, from the log's ``state`` as it stands, ``events`` events
-    long with the chain ``head`` through them (``schemas.chain``): ``{"round", "events", "head",
-    "previous", "standings_digest", "pairing_digest", "chief_key"}``. None when there is nothing to
-    sign: the round is closed already, not paired or still misses a result (the decider then
-    says why), or the tournament has no key."""
-    if rnd in state.closed or rnd not in state.rounds or state.created is None or state.created.chief_key is None:
+    long with the chain ``head`` through them (``schemas.chain``; the three as a door's
+    ``log_head`` gives them): ``{"round", "events", "head", "previous", "standings_digest",
+    "pairing_digest", "chief_key"}``. None when there is nothing to sign: an empty log, a round
+    closed already, not paired or still missing a result (the decider then says why), or a
+    tournament without a key."""
+    if head is None or rnd in state.closed or rnd not in state.rounds or state.created is None or state.created.chief_key is None:
         return None
     try:
         missing_results(state, rnd)
@@ -112,11 +113,11 @@ SIGN_ATTEMPTS = 3
 """How often ``close_signed`` signs the log again when it moved on before the decision."""
 
 
-def close_signed(tournament_id: str, rnd: int, signer: ChiefKey | None, log_head: Callable[[], tuple[Any, int, str | None]],
+def close_signed(tournament_id: str, rnd: int, signer: ChiefKey | None, basis: Callable[[], dict[str, Any] | None],
                  decide: Callable[[dict[str, Any] | None], Any]) -> Any:
     """Close round ``rnd`` by one ``CloseRound`` command that carries the chief arbiter's
-    signature of the log as it stands (``log_head()``: the state, its number of events, its chain
-    head), so that the round is closed and signed in one decision; the signature is None when
+    signature of the log as it stands (``basis()``: ``checkpoint_basis`` of the log read now, by
+    the door), so that the round is closed and signed in one decision; the signature is None when
     ``signer`` is None or has no key file for the tournament. ``decide(checkpoint)`` submits the
     command and returns the ``Outcome``; a refusal under ``CHECKPOINT_HEAD`` (the log moved on
     between the reading and the decision) is signed again, up to ``SIGN_ATTEMPTS`` times. Used by
@@ -127,8 +128,7 @@ def close_signed(tournament_id: str, rnd: int, signer: ChiefKey | None, log_head
     for _ in range(SIGN_ATTEMPTS):
         checkpoint = None
         if signer is not None and keyed:
-            state, events, head = log_head()
-            checkpoint = signer.sign(tournament_id, checkpoint_basis(state, rnd, events, head) if head else None)
+            checkpoint = signer.sign(tournament_id, basis())
         outcome = decide(checkpoint)
         if outcome.accepted or outcome.rule != CHECKPOINT_HEAD:
             break

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from olympiad.web.api_errors import REFUSALS, ApiError
 from olympiad.web.auth import NEW_EVENT
 from olympiad.web.deps import WebDoor, chief_key, door, served, token
-from producers.signing import close_signed
+from producers.signing import checkpoint_basis, close_signed
 from schemas.commands import COMMANDS
 
 
@@ -118,7 +118,7 @@ def _close(web: WebDoor, signer: Any, tid: str, fields: dict[str, Any]) -> Any:
     as ``olympiad round close`` does (``producers.signing.close_signed``: one decision); the
     ``Outcome``. A key that cannot be read, or another key than the tournament's: 422, nothing closed."""
     try:
-        outcome = close_signed(tid, fields["round"], signer, lambda: web.backend.log_head(tid),
+        outcome = close_signed(tid, fields["round"], signer, lambda: checkpoint_basis(fields["round"], *web.backend.log_head(tid)),
                                lambda signed: web.decide({**fields, **({"checkpoint": signed} if signed else {})}))
     except (OSError, ValueError) as exc:
         raise ApiError(422, f"round {fields['round']} not closed: {exc}", field="chief_key",

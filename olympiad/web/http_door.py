@@ -61,5 +61,13 @@ class HttpDoor:
             return Outcome(True, tuple(answer["event_ids"]), already_recorded=answer["already_recorded"])
         return Outcome(False, field=answer.get("field") or "", rule=answer.get("rule") or "", reason=answer["detail"])
 
+    def checkpoint_basis(self, tournament_id: str, rnd: int) -> dict[str, Any] | None:
+        """What closing round ``rnd`` signs, from the server's log as it stands
+        (``GET /api/tournaments/{tid}/rounds/{rnd}/checkpoint-basis``, chief arbiter only)."""
+        r = self.client.get(f"/api/tournaments/{tournament_id}/rounds/{rnd}/checkpoint-basis",
+                            headers={"Authorization": f"Bearer {self.chief}"})
+        r.raise_for_status()
+        return r.json().get("basis")
+
     def close(self) -> None:
         """Nothing to release (the client is the caller's)."""

@@ -1,5 +1,5 @@
 """Routes of the rounds: a round's pairing with live results, the engine's proposal and its
-explanation, publication (chief arbiter)."""
+explanation, publication (chief arbiter), and what closing a round signs."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query
 from olympiad.web.api_errors import READ_ERRORS, REFUSALS
 from olympiad.web.deps import WebDoor, door, served, token
 from olympiad.web.models import Pairings
+from producers.signing import checkpoint_basis as basis_of
 from projections.views.matches import pairings_view
 from projections.views.pairing import pairing_explanation, proposal_view
 
@@ -49,3 +50,15 @@ def explanation(rnd: int, tid: str = Depends(served), team: str | None = Query(N
     groups, floaters, opponents, colours, tables (``projections.views.pairing``)."""
     with web.backend.read() as snap:
         return pairing_explanation(snap.state, rnd, team)  # RuleViolation: 422 naming the field and the rule
+
+
+@router.get("/api/tournaments/{tid}/rounds/{rnd}/checkpoint-basis", tags=["commands"], responses=REFUSALS)
+def checkpoint_basis(rnd: int, tid: str = Depends(served), bearer: str | None = Depends(token),
+                     web: WebDoor = Depends(door)) -> dict[str, Any]:
+    """What closing round ``rnd`` signs (``producers.signing.checkpoint_basis``): the log's length
+    and chain head as it stands, the previous checkpoint's hash, the round's standings and pairing
+    digests; ``basis`` is null when there is nothing to sign (the round closed, not paired, a
+    result missing, no key). A door holding the chief arbiter's key signs it into its
+    ``CloseRound``. Chief arbiter only."""
+    web.tokens.authorize_chief(bearer, tid)
+    return {"basis": basis_of(rnd, *web.backend.log_head(tid))}

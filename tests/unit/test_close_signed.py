@@ -74,7 +74,7 @@ def test_a_signature_of_a_log_that_moved_on_is_refused_and_nothing_is_decided(cl
     store = EventStore(db)
     state = store.state
     n = len(state.applied)
-    basis = checkpoint_basis(state, 1, n - 1, store.chain_head)  # signed one event too early
+    basis = checkpoint_basis(1, state, n - 1, store.chain_head)  # signed one event too early
     command = parse_command({"command": "CloseRound", "tournament_id": TID, "actor": {"role": "chief", "id": "chief"},
                              "round": 1, "checkpoint": signed_head(TID, basis, load_or_create_key(key_file))})
     with pytest.raises(RuleViolation) as refused:
@@ -83,7 +83,7 @@ def test_a_signature_of_a_log_that_moved_on_is_refused_and_nothing_is_decided(cl
     assert str(refused.value).startswith(f"checkpoint.events: the checkpoint signs a log of {n - 1} events; round 1 was "
                                          f"closed after {n}: sign the log as it stands")
     assert 1 not in state.closed and len(state.applied) == n
-    basis = checkpoint_basis(state, 1, n, store.chain_head)
+    basis = checkpoint_basis(1, state, n, store.chain_head)
     decision = handle(state, command.model_copy(update={"checkpoint": command.checkpoint.model_copy(
         update=signed_head(TID, basis, load_or_create_key(key_file)))}))
     assert [e.type for e in decision.events] == ["RoundClosed", "CheckpointSigned"]
