@@ -123,13 +123,10 @@ def close_signed(tournament_id: str, rnd: int, signer: ChiefKey | None, basis: C
     between the reading and the decision) is signed again, up to ``SIGN_ATTEMPTS`` times. Used by
     ``olympiad round close`` and the web app. Raises ``OSError``/``ValueError`` for a key file that
     cannot be read or holds another key than the tournament's (nothing is then submitted)."""
-    keyed = signer is not None and signer.path_for(tournament_id).exists()
+    keyed = signer if signer is not None and signer.path_for(tournament_id).exists() else None
     outcome = None
     for _ in range(SIGN_ATTEMPTS):
-        checkpoint = None
-        if signer is not None and keyed:
-            checkpoint = signer.sign(tournament_id, basis())
-        outcome = decide(checkpoint)
+        outcome = decide(keyed.sign(tournament_id, basis()) if keyed else None)
         if outcome.accepted or outcome.rule != CHECKPOINT_HEAD:
             break
     return outcome

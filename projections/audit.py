@@ -181,11 +181,11 @@ def audit(tournament_id: str, records: list[LogRecord], published: Published | N
     out.extend(proposals.finish(state))
     hashed = sum(1 for rec in records if rec.chain is not None)
     report = AuditReport(tournament_id, len(events), sorted(result.rounds), len(state.checkpoints), out, trail(state), hashed)
-    _anchoring(report, trusted_key, anchors, published)
+    _anchoring(report, trusted_key, anchors)
     return report
 
 
-def _anchoring(report: AuditReport, trusted_key: str | None, anchors: Anchors, published: Published) -> None:
+def _anchoring(report: AuditReport, trusted_key: str | None, anchors: Anchors) -> None:
     """What ``report`` is anchored to outside the log, and what it could not check."""
     if trusted_key:
         report.anchored.append(f"the pinned key {trusted_key[:12]}...")

@@ -15,7 +15,8 @@ from olympiad.cli import app
 from processors.deciders import handle
 from processors.rules import CHECKPOINT_HEAD
 from processors.tournament import RuleViolation
-from producers.signing import checkpoint_basis, load_or_create_key, public_hex, signed_head
+from producers.doors import EmbeddedDoor
+from producers.signing import ChiefKey, checkpoint_basis, close_signed, load_or_create_key, public_hex, signed_head
 from projections.store import EventStore
 from schemas.canonical import canonical_json
 from schemas.chain import chain_of, checkpoint_message, checkpoints_start, signed_message
@@ -87,6 +88,25 @@ def test_a_signature_of_a_log_that_moved_on_is_refused_and_nothing_is_decided(cl
     decision = handle(state, command.model_copy(update={"checkpoint": command.checkpoint.model_copy(
         update=signed_head(TID, basis, load_or_create_key(key_file)))}))
     assert [e.type for e in decision.events] == ["RoundClosed", "CheckpointSigned"]
+
+
+def test_the_door_signs_again_when_the_log_moved_on_between_reading_and_deciding(club):
+    db, key_file = club
+    door = EmbeddedDoor(EventStore(db))
+    n = len(door.store.state.applied)
+    fresh = checkpoint_basis(1, *door.log_head(TID))
+    readings = iter([{**fresh, "events": n - 1}, fresh])  # the first as read before the log's last event
+    sent: list = []
+
+    def decide(checkpoint):
+        sent.append(checkpoint)
+        return door.submit(parse_command({"command": "CloseRound", "tournament_id": TID, "round": 1, "checkpoint": checkpoint,
+                                          "actor": {"role": "chief", "id": "chief"}}))
+
+    outcome = close_signed(TID, 1, ChiefKey(key_file), lambda: next(readings), decide)
+    assert outcome.accepted and outcome.event_ids == (f"{TID}/r1/closed", f"{TID}/r1/checkpoint")
+    assert [c["events"] for c in sent] == [n - 1, n]
+    assert door.store.state.checkpoints[1].events == n
 
 
 def test_a_version_1_checkpoint_reads_with_its_own_signed_message():
