@@ -78,7 +78,7 @@ class Published:
 
 @dataclass(frozen=True)
 class Divergence:
-    """One disagreement: ``kind`` (chain, checkpoint, standings, pairing, proposal), the round,
+    """One disagreement: ``kind`` (chain, checkpoint, key, anchor, standings, pairing, proposal), the round,
     the event or the team concerned, and what differs."""
 
     kind: str
