@@ -274,30 +274,24 @@ def round_publish(
 @round_app.command("close")
 def round_close(tournament: str = TOURNAMENT, rnd: int = ROUND, db: Optional[str] = DB, kafka: Optional[str] = KAFKA,
                 who: str = AS) -> None:
-    """Close a round once every result is in: its standings become official; the chief arbiter's
-    key (``--key`` of ``olympiad new``) signs the round's checkpoint."""
-    outcome = submit("CloseRound", {"tournament_id": tournament, "actor": actor(who), "round": rnd}, db, kafka)
-    from producers.signing import checkpoint_command, key_path, load_or_create_key
+    """Close a round once every result is in: its standings become official; with the chief
+    arbiter's key (``--key`` of ``olympiad new``) the same command signs the round's checkpoint
+    over the log as it stands (one decision: closed and signed, or neither)."""
+    from producers.signing import ChiefKey, close_signed
 
+    fields: dict[str, Any] = {"tournament_id": tournament, "actor": actor(who), "round": rnd}
+    try:
+        outcome = close_signed(tournament, rnd, ChiefKey(), lambda: doors.door(db, kafka).checkpoint_basis(tournament, rnd),
+                               lambda signed: doors.decide("CloseRound", {**fields, **({"checkpoint": signed} if signed else {})},
+                                                           db, kafka))
+    except (OSError, ValueError) as exc:
+        err().print(f"[bold red]refused[/]: round {rnd} not closed: {escape(str(exc))}")
+        raise typer.Exit(code=2) from None
+    doors.report(outcome)
     state = embedded_state(db, kafka)
     if state is not None and rnd in state.closed:
         console().print(f"official standings after round {rnd}: sha256 {state.closed[rnd]} (olympiad replay "
                         f"--through-round {rnd} shows them)")
-
-    path = key_path(tournament)
-    if not path.exists():
-        return
-    basis = doors.door(db, kafka).checkpoint_basis(tournament, rnd, outcome.event_ids[0])
-    if basis is None:
-        return
-    key = load_or_create_key(path)
-    from producers.signing import public_hex
-
-    if public_hex(key) != basis["chief_key"]:
-        err().print(f"not signed: the key in {path} is not the one recorded when the tournament was created")
-        return
-    fields = checkpoint_command(tournament, rnd, basis, key)
-    submit("SignCheckpoint", {"tournament_id": tournament, "actor": actor(who), **fields}, db, kafka)
 
 
 def _board_args():

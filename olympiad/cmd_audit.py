@@ -1,5 +1,7 @@
 """``olympiad audit``: reproduce every round of a tournament's log and compare with what was
-published; check the hash chain and the signed checkpoints; the arbiter's actions."""
+published; check the hash chain and the signed checkpoints, against the anchors kept outside the
+log (a pinned key, published checkpoints); the arbiter's actions. Exit status: 0 everything agrees
+with an anchor; 1 a divergence; 2 a source that cannot be read; 3 consistent but not anchored."""
 from __future__ import annotations
 
 from typing import Optional
@@ -16,16 +18,21 @@ def audit(
                                  "database URL, or kafka://HOST:PORT/TOURNAMENT"),
     tournament: Optional[str] = typer.Option(None, "--tournament", help="the tournament (a database that holds several)"),
     through_round: Optional[int] = typer.Option(None, "--through-round", min=1, help="audit rounds 1..N only"),
-    key: Optional[str] = typer.Option(None, "--key", metavar="HEX", help="the chief arbiter's public key you trust "
-                                      "(default: the one in the log)"),
+    key: Optional[str] = typer.Option(None, "--key", metavar="HEX", help="pin the chief arbiter's public key you trust "
+                                      "(else the one in the log, and the audit is not anchored)"),
+    against: Optional[str] = typer.Option(None, "--against", metavar="URL|FILE", help="the published checkpoints to "
+                                          "check the log against: the scoreboard's URL or its /api/tournaments/T/checkpoints, "
+                                          "a saved copy (JSON), a TRF export, or kafka://HOST:PORT (the standings topic)"),
     show_trail: bool = typer.Option(True, "--trail/--no-trail", help="print the audit trail of arbiter actions"),
 ) -> None:
-    """Audit SOURCE: exit status 0 only when the log, the checkpoints and what was published all agree."""
+    """Audit SOURCE: exit status 0 only when the log, the checkpoints and what was published all
+    agree and the audit is anchored outside the log (--key, --against); 3 when they agree but
+    nothing anchors them (the last line says what was not checked); 1 for a divergence."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    from producers.audit_sources import audit_source
+    from producers.audit_sources import audit_source, read_anchors
     from projections.audit import audit as run_audit
     from schemas.events import EventSchemaError
     from schemas.refusals import exception_text
@@ -38,7 +45,8 @@ def audit(
             published.standings = {r: d for r, d in published.standings.items() if r <= through_round}
             published.pairings = {r: d for r, d in published.pairings.items() if r <= through_round}
             published.proposals = {r: d for r, d in published.proposals.items() if r <= through_round}
-        report = run_audit(tid, records, published, key)
+        anchors = read_anchors(against, tid) if against else None
+        report = run_audit(tid, records, published, key.lower() if key else None, anchors)
     except (FileNotFoundError, ValueError, EventSchemaError) as exc:
         err.print(f"[bold red]refused[/]: {escape(refusal_text(exc))}")
         raise typer.Exit(code=2) from None
@@ -59,9 +67,8 @@ def audit(
                      or published.proposals else "nothing published beside the log to compare with"))
     if report.hashed:
         console.print(f"chain: {report.hashed} of {len(records)} records carry a stored chain hash, each checked")
-    if report.ok:
-        console.print("audit: everything agrees")
-        return
     for d in report.divergences:
         console.print(f"DIVERGENCE {escape(d.text())}")
-    raise typer.Exit(code=1)
+    console.print(escape(report.verdict()))
+    if report.exit_status:
+        raise typer.Exit(code=report.exit_status)

@@ -106,19 +106,29 @@ def build(kind: str, fields: dict[str, Any]) -> Any:
         raise typer.Exit(code=2) from None
 
 
-def submit(kind: str, fields: dict[str, Any], db: Optional[str], kafka: Optional[str]) -> Any:
-    """Build and submit one command; print the outcome. Returns the ``Outcome`` when accepted."""
+def decide(kind: str, fields: dict[str, Any], db: Optional[str], kafka: Optional[str]) -> Any:
+    """Build and submit one command; the ``Outcome``, accepted or refused, printed by nobody
+    (``report`` prints it). Exits 1 when no verdict came in time."""
     command = build(kind, fields)
     try:
-        outcome = door(db, kafka).submit(command)
+        return door(db, kafka).submit(command)
     except TimeoutError as exc:
         err().print(f"[bold red]no verdict[/]: {escape(str(exc))}")
         raise typer.Exit(code=1) from None
+
+
+def report(outcome: Any) -> Any:
+    """Print ``outcome``: what was recorded, or why it was refused (then exit 2). Returns it when accepted."""
     if not outcome.accepted:
         err().print(f"[bold red]refused[/]: {escape(outcome.text().removeprefix('refused: '))}")
         raise typer.Exit(code=2)
     console().print(escape(outcome.text()))
     return outcome
+
+
+def submit(kind: str, fields: dict[str, Any], db: Optional[str], kafka: Optional[str]) -> Any:
+    """Build and submit one command; print the outcome. Returns the ``Outcome`` when accepted."""
+    return report(decide(kind, fields, db, kafka))
 
 
 def embedded_state(db: Optional[str], kafka: Optional[str]) -> Any:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from processors.violation import RuleViolation
 from schemas import event_ids
 from schemas.canonical import canonical_json, text_digest
-from schemas.chain import checkpoint_message
+from schemas.chain import last_checkpoint_hash, signed_message
 from schemas.profile import PROFILES
 
 # ``TournamentState`` in the annotations is ``processors.tournament.TournamentState``: named, not
@@ -371,7 +371,17 @@ def pairing_digest(state: "TournamentState", rnd: int) -> str:
     return text_digest(canonical_json(state.rounds[rnd]))
 
 
+CHECKPOINT_HEAD = "a checkpoint signs the log as its round is closed"
+"""The rule a ``CheckpointSigned`` whose signed head is not the log's length is refused by: the
+door signs again on the log as it now stands."""
+
+
 def _checkpoint(state: "TournamentState", e: Any) -> None:
+    """A checkpoint of a closed round, once, signed with the chief arbiter's key over the round's
+    digests; a version 2 checkpoint comes right after its ``RoundClosed`` (the same decision),
+    signs the log's length before it (``events``; its chain ``head`` is the door's word, which
+    the audit checks against the log) and chains to the tournament's last checkpoint
+    (``previous``, ``schemas.chain.last_checkpoint_hash``)."""
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -385,9 +395,17 @@ def _checkpoint(state: "TournamentState", e: Any) -> None:
     if (e.standings_digest, e.pairing_digest) != (state.closed[e.round], pairing_digest(state, e.round)):
         raise RuleViolation(f"the digests are not those of round {e.round}'s official standings and pairing",
                             field="standings_digest", rule="a checkpoint holds the round's digests")
+    if e.events is not None:
+        closed = event_ids.closed(e.tournament_id, e.round)
+        if next(reversed(state.applied), None) != closed or e.events != len(state.applied) - 1:
+            raise RuleViolation(f"the checkpoint signs a log of {e.events} events; round {e.round} was closed after "
+                                f"{len(state.applied) - 1}: sign the log as it stands", field="checkpoint.events",
+                                rule=CHECKPOINT_HEAD)
+        if e.previous != last_checkpoint_hash(e.tournament_id, list(state.checkpoints.values())):
+            raise RuleViolation("the checkpoint does not chain to the tournament's last checkpoint",
+                                field="checkpoint.previous", rule=CHECKPOINT_HEAD)
     try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(e.public_key)).verify(
-            bytes.fromhex(e.signature), checkpoint_message(e.tournament_id, e.round, e.head, e.standings_digest, e.pairing_digest))
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(e.public_key)).verify(bytes.fromhex(e.signature), signed_message(e))
     except InvalidSignature:
         raise RuleViolation("the signature does not verify with the chief arbiter's key", field="signature",
                             rule="checkpoints are signed with the chief arbiter's key") from None

@@ -15,17 +15,26 @@
   starts, by a consumer of its own (assigned partitions, no group) that commits nothing.
 
 Raises ``FileNotFoundError`` / ``ValueError`` naming what is wrong with the source.
+
+``read_anchors(against, tournament_id)`` reads a copy of the published anchors
+(``projections.anchors``): ``http(s)://`` the scoreboard's ``/api/tournaments/{tid}/checkpoints``
+(a URL of the server alone gets that path), ``kafka://HOST:PORT`` the ``standings`` topic's
+``{tid}/checkpoints`` record, a ``.trf`` file its ``### olympiad-events anchors`` line, another
+file the JSON document as the API serves it.
 """
 from __future__ import annotations
 
 import gzip
 import json
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import orjson
 
 from projections.audit import LogRecord, Published
-from projections.eventlog import read_chain, read_log
+from projections.anchors import Anchors, anchors_from_trf, anchors_key, parse_anchors
+from projections.eventlog import chain_ids, read_chain, read_log
 from schemas.canonical import canonical_json
 from schemas.chain import CHAIN_HEADER, PREV_HEADER
 
@@ -54,6 +63,7 @@ def audit_source(source: str, tournament_id: str | None = None) -> tuple[str, li
 def _file(path: Path, tid: str | None) -> tuple[str, list[LogRecord], Published]:
     events = iter(read_log(path))  # refuses a file that is not a log, naming the line, before the audit
     hashes = read_chain(path)  # the chain file beside it, if any: each event's hashes
+    chained = chain_ids(path)
     records = []
     with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as fh:
         for n, raw in enumerate(fh, start=1):
@@ -63,7 +73,7 @@ def _file(path: Path, tid: str | None) -> tuple[str, list[LogRecord], Published]
     if not records:
         raise ValueError(f"{path}: an empty log")
     first = json.loads(records[0].body).get("tournament_id", "")
-    return tid or first, records, Published()
+    return tid or first, records, Published(chained=chained)
 
 
 def _database(url: str, tid: str | None) -> tuple[str, list[LogRecord], Published]:
@@ -117,7 +127,7 @@ def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
                              **client_config())
     records: list[LogRecord] = []
     published = Published()
-    key, head = tid.encode(), f"{tid}/".encode()
+    key, head, anchors = tid.encode(), f"{tid}/".encode(), anchors_key(tid)
     standings, pairings = topics.name(topics.STANDINGS), topics.name(topics.PAIRINGS)
     try:
         consumer.assign(tps)
@@ -135,7 +145,7 @@ def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
                             chain, prev = headers.get(CHAIN_HEADER), headers.get(PREV_HEADER)
                             records.append(LogRecord(rec.value.decode(), chain and chain.decode(), f"{log} {tp.partition}:{rec.offset}",
                                                      prev and prev.decode()))
-                    elif rec.key and rec.key.startswith(head) and rec.value:
+                    elif rec.key and rec.key.startswith(head) and rec.value and rec.key != anchors:
                         body = orjson.loads(rec.value)
                         if tp.topic == standings:
                             published.standings[body["round"]] = body  # the latest per round (compacted topic)
@@ -146,3 +156,65 @@ def _kafka(bootstrap: str, tid: str) -> tuple[str, list[LogRecord], Published]:
     if not records:
         raise ValueError(f"kafka://{bootstrap}: no event of tournament {tid!r} on {log}")
     return tid, records, published
+
+
+def read_anchors(against: str, tournament_id: str) -> Anchors:
+    """The anchors published for ``tournament_id`` at ``against`` (see the module docstring).
+    Raises ``FileNotFoundError`` / ``ValueError`` naming what is wrong, ``OSError`` for a server
+    that does not answer."""
+    if against.startswith(("http://", "https://")):
+        url = against if against.rstrip("/").endswith("/checkpoints") else \
+            f"{against.rstrip('/')}/api/tournaments/{tournament_id}/checkpoints"
+        try:
+            with urllib.request.urlopen(url, timeout=30) as r:
+                body = r.read()
+        except urllib.error.HTTPError as exc:
+            raise ValueError(f"{url}: HTTP {exc.code}") from None
+        try:
+            doc = json.loads(body)
+        except ValueError:
+            raise ValueError(f"{url}: not JSON (the published checkpoints)") from None
+        return parse_anchors(doc, url, tournament_id)
+    if against.startswith("kafka://"):
+        return _kafka_anchors(against.removeprefix("kafka://").partition("/")[0], tournament_id)
+    path = Path(against)
+    if not path.is_file():
+        raise FileNotFoundError(f"{against}: no such file (the published checkpoints: a URL, a JSON file, a TRF export)")
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".trf":
+        return anchors_from_trf(text, against, tournament_id)
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        raise ValueError(f"{against}: not JSON (the published checkpoints, as /api/tournaments/T/checkpoints serves them)") from None
+    return parse_anchors(doc, against, tournament_id)
+
+
+def _kafka_anchors(bootstrap: str, tid: str) -> Anchors:
+    """The latest ``{tid}/checkpoints`` record of the ``standings`` topic (compacted)."""
+    from kafka import KafkaConsumer, TopicPartition
+
+    from deploy import topics
+    from deploy.kafka_security import client_config
+
+    name = topics.name(topics.STANDINGS)
+    key = anchors_key(tid)
+    tp = TopicPartition(name, topics.partition_for(key, topics.STANDINGS.partitions))
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None, fetch_max_wait_ms=50,
+                             auto_offset_reset="earliest", **client_config())
+    doc = None
+    try:
+        consumer.assign([tp])
+        end = consumer.end_offsets([tp])[tp]
+        consumer.seek(tp, 0)
+        while consumer.position(tp) < end:
+            for recs in consumer.poll(timeout_ms=500).values():
+                for rec in recs:
+                    if rec.key == key and rec.value and rec.offset < end:
+                        doc = orjson.loads(rec.value)
+    finally:
+        consumer.close()
+    source = f"kafka://{bootstrap} {name} {tid}/checkpoints"
+    if doc is None:
+        raise ValueError(f"{source}: no published checkpoints of {tid!r}")
+    return parse_anchors(doc, source, tid)

@@ -123,15 +123,18 @@ class EmbeddedDoor:
         return Outcome(True, tuple(e.event_id for e in (decision.events or decision.recorded)),
                        already_recorded=decision.already_recorded)
 
-    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
-        """What the checkpoint of closed round ``rnd`` signs (``producers.signing.checkpoint_basis``),
-        None once the round has one (or the tournament no key)."""
+    def log_head(self, tournament_id: str) -> tuple[Any, int, str | None]:
+        """The store's state as it stands, its number of events and the chain head through them
+        (``schemas.chain``; None when empty): what closing a round signs
+        (``producers.signing.checkpoint_basis``)."""
+        state = self.store.refresh()
+        return state, len(state.applied), self.store.chain_head
+
+    def checkpoint_basis(self, tournament_id: str, rnd: int) -> dict[str, Any] | None:
+        """What closing round ``rnd`` signs, from the store as it stands (``producers.signing.checkpoint_basis``)."""
         from producers.signing import checkpoint_basis
 
-        state = self.store.refresh()
-        if rnd not in state.closed or rnd in state.checkpoints or state.created.chief_key is None:
-            return None
-        return checkpoint_basis(state, rnd, self.store.chain_head)
+        return checkpoint_basis(rnd, *self.log_head(tournament_id))
 
     def close(self) -> None:
         """Nothing to release (the store's engine is the caller's)."""
@@ -228,15 +231,36 @@ class KafkaDoor:
             consumer.close()
         return state, head
 
-    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
-        """What the checkpoint of closed round ``rnd`` signs, from ``tournament-log`` read through
-        the event ``through`` (its ``RoundClosed``); None once the round has one."""
+    def log_head(self, tournament_id: str) -> tuple[Any, int, str]:
+        """The state of ``tournament_id``'s ``tournament-log`` as it stands (up to the end offset
+        read when it starts), its number of events (first copies) and the chain head through them:
+        what closing a round signs (``producers.signing.checkpoint_basis``). Read from offset 0
+        by a consumer of its own that commits nothing."""
+        from kafka import KafkaConsumer, TopicPartition
+
+        spec = self.topics.TOURNAMENT_LOG
+        tp = TopicPartition(self.topics.name(spec, self.prefix), self.topics.partition_for(tournament_id.encode(), spec.partitions))
+        consumer = KafkaConsumer(bootstrap_servers=self.producer.config["bootstrap_servers"], enable_auto_commit=False,
+                                 group_id=None, fetch_max_wait_ms=50, max_poll_records=5000, **self.auth)
+        state, head = TournamentState(), chain_start(tournament_id)
+        try:
+            consumer.assign([tp])
+            end = consumer.end_offsets([tp])[tp]
+            consumer.seek_to_beginning(tp)
+            while consumer.position(tp) < end:
+                for records in consumer.poll(timeout_ms=200).values():
+                    for rec in records:
+                        if rec.offset < end and rec.key == tournament_id.encode() and state.evolve(parse_event(rec.value)):
+                            head = chain_next(head, rec.value.decode())
+        finally:
+            consumer.close()
+        return state, len(state.applied), head
+
+    def checkpoint_basis(self, tournament_id: str, rnd: int) -> dict[str, Any] | None:
+        """What closing round ``rnd`` signs, from ``tournament-log`` as it stands (``producers.signing.checkpoint_basis``)."""
         from producers.signing import checkpoint_basis
 
-        state, head = self.log(tournament_id, through)
-        if rnd in state.checkpoints or state.created.chief_key is None:
-            return None
-        return checkpoint_basis(state, rnd, head)
+        return checkpoint_basis(rnd, *self.log_head(tournament_id))
 
     def close(self) -> None:
         """Flush and close the producer and the verdict consumer."""

@@ -39,6 +39,7 @@ from kafka import KafkaConsumer, TopicPartition
 from deploy import topics
 from deploy.kafka_security import client_config
 from producers.terminal import Terminal
+from projections.anchors import ANCHORS_SUFFIX
 from projections.worker import POSITION_HEADER
 from schemas.commands import import_batches
 
@@ -124,7 +125,7 @@ class Follower:
                 elif spec is topics.VERDICTS:
                     body = json.loads(rec.value)
                     self.verdicts[body["command_id"]] = body
-                else:
+                elif not (rec.key or b"").endswith(ANCHORS_SUFFIX):  # not the published checkpoints
                     body = json.loads(rec.value)
                     position = dict(rec.headers or ()).get(POSITION_HEADER, b"")
                     partition, _, offset = position.decode().partition(":")

@@ -76,6 +76,15 @@ def read_chain(path: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
+def chain_ids(path: Path) -> list[str] | None:
+    """The event ids the chain file beside the log ``path`` lists, in order; None when there is
+    no chain file."""
+    chain = chain_path(path)
+    if not chain.exists():
+        return None
+    return [line.split("\t", 1)[0] for line in chain.read_text(encoding="utf-8").splitlines() if line]
+
+
 CHAIN_RULE = "the log's hash chain"
 """The rule a log file whose chain file does not hold its lines is refused by."""
 

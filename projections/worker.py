@@ -7,7 +7,8 @@ of ``DATABASE_URL``, default: SQLite file ``var/projections.sqlite``) is the pur
 (``projections.projector.Projector``: evolve only, one SQL transaction per batch, its positions
 in ``projection_offsets``). This module consumes, hands the batches over, and publishes what
 they yield: ``StandingsUpdated`` on ``standings``, ``PairingProposed`` on ``pairings`` (the
-pairing engine's proposal once a round is complete), and dead letters of records the projector
+pairing engine's proposal once a round is complete), the tournament's signed checkpoints on
+``standings`` (key ``{tid}/checkpoints``: ``projections.anchors``), and dead letters of records the projector
 could not take.
 
 On start the consumer takes every partition of the topic and seeks to the positions the
@@ -36,6 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from deploy import topics
 from deploy.kafka_security import client_config
+from projections.anchors import anchors_document, anchors_key
 from projections.projector import Projector, Snapshot, offsets_table, standings_event
 from projections.store import with_driver
 from schemas.canonical import canonical_json
@@ -124,6 +126,7 @@ class Worker:
                                       linger_ms=0, max_request_size=8 * 1024 * 1024, **client_config())
         self._running = True
         self._proposed: dict[str, str] = {}  # tournament -> id+digest of the last proposal published
+        self._anchors: dict[str, str] = {}  # tournament -> the anchors document last published
 
     def stop(self) -> None:
         self._running = False
@@ -138,6 +141,7 @@ class Worker:
                 value=canonical_json(event).encode(), headers=[(POSITION_HEADER, snap.position.encode())],
             )
         for tid in {s.tournament_id for s in snapshots}:
+            self._publish_anchors(tid)
             try:
                 proposal = self.projector.proposal(tid)
             except Exception as exc:  # noqa: BLE001 - NoLegalPairing among them; never stops the worker
@@ -156,6 +160,15 @@ class Worker:
             self.producer.send(dead, value=envelope)
         self.projector.dead_letters.clear()
         self.producer.flush()
+
+    def _publish_anchors(self, tid: str) -> None:
+        """The tournament's key and signed checkpoints (``projections.anchors``) on ``standings``
+        under ``{tid}/checkpoints``, when they changed: a copy auditors anchor to."""
+        doc = anchors_document(self.projector.tournaments[tid].state)
+        marker = canonical_json(doc)
+        if doc["checkpoints"] and self._anchors.get(tid) != marker:
+            self.producer.send(topics.name(topics.STANDINGS, self.topic_prefix), key=anchors_key(tid), value=marker.encode())
+            self._anchors[tid] = marker
 
     def poll(self) -> list[Any]:
         """The next batch: what arrives within ``COALESCE_S`` of the first record (at most ``MAX_BATCH``),

@@ -258,22 +258,29 @@ class CorrectResult(_Command):
     reason: Reason
 
 
+class SignedHead(BaseModel):
+    """The chief arbiter's signature of the log as a round is closed (``CheckpointSigned``): the
+    log's first ``events`` events with the hash chain's ``head`` through them, ``previous`` the
+    hash of the tournament's last checkpoint (``schemas.chain.checkpoint_hash``; the first:
+    ``checkpoints_start``), ``signature`` over ``schemas.chain.checkpoint_message`` with the key
+    ``public_key`` (hex)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    events: Annotated[int, Field(ge=0)]
+    head: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    previous: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    public_key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    signature: Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]
+
+
 class CloseRound(_Command):
-    """Close ``round`` once every result is in: its standings become official."""
+    """Close ``round`` once every result is in: its standings become official. With
+    ``checkpoint`` (the door holding the chief arbiter's key signs the log as it stands) the same
+    decision logs the round's ``CheckpointSigned`` right after its ``RoundClosed``."""
 
     command: Literal["CloseRound"] = "CloseRound"
     round: Round
-
-
-class SignCheckpoint(_Command):
-    """The chief arbiter's signature of a closed round's checkpoint: ``head`` is the hash chain
-    through the round's ``RoundClosed``; the standings and pairing digests are the log's."""
-
-    command: Literal["SignCheckpoint"] = "SignCheckpoint"
-    round: Round
-    head: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
-    public_key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
-    signature: Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]
+    checkpoint: SignedHead | None = None
 
 
 class ImportFacts(_Command):
@@ -317,7 +324,6 @@ class ImportFacts(_Command):
 COMMANDS = (
     CreateTournament, RegisterTeam, ImportTeams, ImportFacts, ChangeRoster, SetStartingRanks, SubmitLineup, AnnounceAbsence,
     WithdrawTeam, PairRound, AmendPairing, PublishRound, RecordResult, RecordResults, RecordForfeit, CorrectResult, CloseRound,
-    SignCheckpoint,
 )
 Command = Annotated[Union[COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
 COMMAND_TYPES: dict[str, type[_Command]] = {cls.model_fields["command"].default: cls for cls in COMMANDS}

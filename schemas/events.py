@@ -259,14 +259,19 @@ class RoundClosed(_Event):
 
 
 class CheckpointSigned(_Event):
-    """The chief arbiter's signed checkpoint of a closed round: the hash chain's ``head`` through
-    the round's ``RoundClosed`` (``schemas.chain``), the round's standings digest and pairing
-    digest, signed (``signature``, hex) with the Ed25519 key ``public_key`` (hex) over
-    ``schemas.chain.checkpoint_message``."""
+    """The chief arbiter's signed checkpoint of a closed round, logged right after its
+    ``RoundClosed`` (one decision): the log's head as the round was closed, ``events`` events
+    long with the hash chain's ``head`` through them (``schemas.chain``), the round's standings
+    digest and pairing digest, and ``previous``, the hash of the tournament's checkpoint before it
+    (``schemas.chain.checkpoint_hash``), signed (``signature``, hex) with the Ed25519 key
+    ``public_key`` (hex) over ``schemas.chain.checkpoint_message``. Version 1 (signed apart from
+    the close, ``head`` through the ``RoundClosed``) had no ``events`` nor ``previous``."""
 
     type: Literal["CheckpointSigned"] = "CheckpointSigned"
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     round: Round
+    events: Annotated[int, Field(ge=0)] | None = None
+    previous: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
     head: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
     standings_digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
     pairing_digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
@@ -336,7 +341,8 @@ def _v1_match_forfeit(raw: dict[str, Any]) -> dict[str, Any]:
 
 def _same_fields(raw: dict[str, Any]) -> dict[str, Any]:
     """v1 -> v2 of a type whose v2 only added optional fields (``actor``, and per type: dates,
-    venue and chief arbiter of a tournament, a team's ``from_round``)."""
+    venue and chief arbiter of a tournament, a team's ``from_round``, a checkpoint's ``events``
+    and ``previous``)."""
     return dict(raw)
 
 
@@ -348,6 +354,7 @@ UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     ("BoardResultCorrected", 1): _same_fields,
     ("MatchForfeited", 1): _v1_match_forfeit,
     ("TeamWithdrawn", 1): _same_fields,
+    ("CheckpointSigned", 1): _same_fields,
 }
 """``(type, version) -> function`` bringing a stored event of that version one version up (a new
 dict: the stored one is left as it is)."""

@@ -121,6 +121,32 @@ def play_embedded(folder: Path) -> tuple[list[list[str]], Any, Path]:
     return lines, store, db
 
 
+def play_rewritten(lines: list[list[str]], folder: Path) -> tuple[Any, Path]:
+    """The command ``lines`` of ``play`` run again on a new SQLite store ``folder/rewritten.sqlite``
+    with a new chief arbiter key (``folder/other.key``) and one result changed (round 11, table 3,
+    board 1: the other side wins): a log consistent in itself (its chain, its checkpoints, its
+    standings), signed by another key. ``(the store refreshed, its file)``."""
+    from typer.testing import CliRunner
+
+    from olympiad.cli import app
+    from projections.store import EventStore
+
+    db = folder / "rewritten.sqlite"
+    env = {"OLYMPIAD_CLOCK": CLOCK, "OLYMPIAD_DB": f"sqlite:///{db}", "OLYMPIAD_KEY": str(folder / "other.key"), "COLUMNS": "200"}
+    runner = CliRunner()
+    changed = 0
+    for line in lines:
+        if line[:4] == ["results", TID, "11", "3"]:
+            line = [*line[:4], {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0"}[line[4]], *line[5:]]
+            changed += 1
+        result = runner.invoke(app, line, env=env)
+        assert result.exit_code == 0, (line, result.output)
+    assert changed == 1, "round 11 has no table 3 in the script"
+    store = EventStore(f"sqlite:///{db}")
+    store.refresh()
+    return store, db
+
+
 def _other(state: Any, rnd: int, table: int, board: int) -> str:
     current = state.results[(rnd, table, board)][1]
     return {"1-0": "0-1", "0-1": "1/2-1/2", "1/2-1/2": "1-0"}[current]

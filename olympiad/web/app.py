@@ -5,8 +5,9 @@
 clock; the chief arbiter's key) into the shared dependencies (``deps.WebDoor``) and composes the
 routers, one per resource, none of which holds a rule:
 
-- ``tournaments_api``: the tournament, its rounds' progress, the audit trail, the arbiter's view;
-- ``rounds_api``: pairings, the engine's proposal and explanation, publication, checkpoints;
+- ``tournaments_api``: the tournament, its rounds' progress, the audit trail, the published
+  checkpoints (``/api/tournaments/{tid}/checkpoints``), the arbiter's view;
+- ``rounds_api``: pairings, the engine's proposal and explanation, publication;
 - ``results_api``: a table, a preview, line-ups, and result entry (results, corrections, forfeits);
 - ``standings_api``: standings, the scoreboard, the comparison of two teams, the stream;
 - ``teams_api``: teams, a team's page, a team file import, captains' tokens;

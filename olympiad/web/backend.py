@@ -78,10 +78,9 @@ class Backend(Protocol):
         and store/publish the events it yields. Blocking (call from a worker thread). Returns the
         ``producers.doors.Outcome``; a refusal is an outcome, not an exception."""
 
-    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
-        """What the checkpoint of closed round ``rnd`` signs, from the log through the event
-        ``through`` (its ``RoundClosed``): ``producers.signing.checkpoint_basis``, as the door
-        of the CLI reads it; None once the round has one (or the tournament no key)."""
+    def log_head(self, tournament_id: str) -> tuple[Any, int, str | None]:
+        """The log as it stands: its state, its number of events, its chain head (what closing a
+        round signs: ``producers.signing.close_signed``), as the door of the CLI reads it."""
 
     async def start(self, publish: Callable[[StandingsUpdate], None]) -> None:
         """Begin serving; ``publish`` is called in the event loop with each standings update."""

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from olympiad.web.api_errors import CONFLICT, REFUSALS, ApiError
 from olympiad.web.auth import NEW_EVENT
 from olympiad.web.deps import WebDoor, chief_key, door, served, token
+from producers.signing import checkpoint_basis, close_signed
 from schemas.commands import COMMANDS
 
 
@@ -110,28 +111,23 @@ def command(body: CommandBody, tid: str = Depends(served), bearer: str | None = 
     CorrectResult, CloseRound); the fields are those of ``schemas.commands`` less ``actor``,
     ``issued_at`` and ``tournament_id``, which the server sets. Refused: 401/403 for the token,
     403 for a role that may not issue it (field ``actor``), 422 for a rule (field and rule named).
-    A round closed here is signed with the server's chief arbiter key (``SignCheckpoint``)."""
+    A round closed here is signed with the server's chief arbiter key, in the same decision
+    (``CloseRound`` carries the checkpoint)."""
     fields = _fields(body)
     who = web.actor(bearer, tid, fields.get("table"))
-    out = answer(body.command, web.send({**fields, "tournament_id": tid, "actor": who}))
-    if out.command == "CloseRound":
-        signed = _sign_closed(web, signer, tid, fields["round"], out.event_ids[0], who)
-        out.event_ids += signed.event_ids if signed is not None else []
-    return out
+    if fields["command"] == "CloseRound" and fields.get("checkpoint") is None:
+        return answer(body.command, _close(web, signer, tid, {**fields, "tournament_id": tid, "actor": who}))
+    return answer(body.command, web.send({**fields, "tournament_id": tid, "actor": who}))
 
 
-def _sign_closed(web: WebDoor, signer: Any, tid: str, rnd: int, closed: str, who: dict[str, Any]) -> Any:
-    """Sign closed round ``rnd``'s checkpoint (``SignCheckpoint``) with the server's chief
-    arbiter key, as ``olympiad round close`` does: every door that closes a round signs it.
-    ``closed``: the id of its ``RoundClosed``. None when there is nothing to sign
-    (``producers.signing.ChiefKey.checkpoint``), else the ``Outcome``."""
-    if signer is None:
-        return None
+def _close(web: WebDoor, signer: Any, tid: str, fields: dict[str, Any]) -> Any:
+    """Close the round of ``fields`` (``CloseRound``) signed with the server's chief arbiter key,
+    as ``olympiad round close`` does (``producers.signing.close_signed``: one decision); the
+    ``Outcome``. A key that cannot be read, or another key than the tournament's: 422, nothing closed."""
     try:
-        fields = signer.checkpoint(tid, rnd, web.backend.checkpoint_basis(tid, rnd, closed))
+        outcome = close_signed(tid, fields["round"], signer, lambda: checkpoint_basis(fields["round"], *web.backend.log_head(tid)),
+                               lambda signed: web.decide({**fields, **({"checkpoint": signed} if signed else {})}))
     except (OSError, ValueError) as exc:
-        raise ApiError(422, f"round {rnd} is closed but not signed: {exc}", field="chief_key",
+        raise ApiError(422, f"round {fields['round']} not closed: {exc}", field="chief_key",
                        rule="checkpoints are signed with the chief arbiter's key") from None
-    if fields is None:
-        return None
-    return web.send({"command": "SignCheckpoint", "tournament_id": tid, "actor": who, **fields})
+    return web.accepted(outcome)

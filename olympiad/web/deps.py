@@ -54,11 +54,20 @@ class WebDoor:
         decided by ``Backend.command``. Returns the accepted ``producers.doors.Outcome``. Raises
         ``ApiError``: 403 for a refusal about ``actor`` (who may), else 422 (what), naming the
         field and the rule; a command that does not fit its schema is a 422 too."""
+        return self.accepted(self.decide(fields))
+
+    def decide(self, fields: dict[str, Any]) -> Any:
+        """``send`` less the last step: the ``Outcome``, accepted or refused (``accepted`` raises
+        for a refusal). Raises ``ApiError`` (422) for a command that does not fit its schema."""
         try:
             command = parse_command({**fields, "issued_at": self.clock()})
         except EventSchemaError as exc:
             raise ApiError(422, str(exc), field=exc.field, rule=exc.rule) from None
-        outcome = self.backend.command(command)
+        return self.backend.command(command)
+
+    @staticmethod
+    def accepted(outcome: Any) -> Any:
+        """``outcome`` when accepted; else raises ``ApiError`` (403 about ``actor``, else 422)."""
         if not outcome.accepted:
             raise ApiError(403 if outcome.field == "actor" else 422, outcome.reason, field=outcome.field, rule=outcome.rule)
         return outcome

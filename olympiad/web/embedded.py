@@ -111,9 +111,9 @@ class EmbeddedBackend:
             self._loop.call_soon_threadsafe(self._wake.set)
         return outcome
 
-    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
+    def log_head(self, tournament_id: str) -> tuple[Any, int, str | None]:
         with self._lock:
-            return EmbeddedDoor(self.store).checkpoint_basis(tournament_id, rnd, through)
+            return EmbeddedDoor(self.store).log_head(tournament_id)
 
     async def start(self, publish: Callable[[StandingsUpdate], None]) -> None:
         self._loop = asyncio.get_running_loop()

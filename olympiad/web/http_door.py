@@ -61,9 +61,9 @@ class HttpDoor:
             return Outcome(True, tuple(answer["event_ids"]), already_recorded=answer["already_recorded"])
         return Outcome(False, field=answer.get("field") or "", rule=answer.get("rule") or "", reason=answer["detail"])
 
-    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
-        """What the checkpoint of closed round ``rnd`` signs, as the server's log gives it (None
-        once the round has one)."""
+    def checkpoint_basis(self, tournament_id: str, rnd: int) -> dict[str, Any] | None:
+        """What closing round ``rnd`` signs, from the server's log as it stands
+        (``GET /api/tournaments/{tid}/rounds/{rnd}/checkpoint-basis``, chief arbiter only)."""
         r = self.client.get(f"/api/tournaments/{tournament_id}/rounds/{rnd}/checkpoint-basis",
                             headers={"Authorization": f"Bearer {self.chief}"})
         r.raise_for_status()

@@ -47,6 +47,7 @@ from projections.views.matches import match_view
 from projections.views.refs import team_refs
 from projections.views.snapshot import Snapshot
 from projections.views.standings import compact_rows
+from projections.anchors import ANCHORS_SUFFIX
 from projections.worker import POSITION_HEADER, database_url, make_engine
 from schemas.events import parse_event
 
@@ -145,13 +146,13 @@ class KafkaBackend:
                 self._await_accepted(list(outcome.event_ids))
         return outcome
 
-    def checkpoint_basis(self, tournament_id: str, rnd: int, through: str) -> dict[str, Any] | None:
-        """What closed round ``rnd``'s checkpoint signs, from ``tournament-log`` through ``through``
-        (``producers.doors.KafkaDoor.checkpoint_basis``, as ``olympiad round close --kafka``)."""
+    def log_head(self, tournament_id: str) -> tuple[Any, int, str | None]:
+        """``tournament-log`` as it stands (``producers.doors.KafkaDoor.log_head``, as ``olympiad
+        round close --kafka`` reads it)."""
         with self._write_lock:
             if self._door is None:
                 self._door = KafkaDoor(self._bootstrap, self._prefix, wait=self.accept_timeout)
-            return self._door.checkpoint_basis(tournament_id, rnd, through)
+            return self._door.log_head(tournament_id)
 
     async def start(self, publish: Callable[[StandingsUpdate], None]) -> None:
         self._loop = asyncio.get_running_loop()
@@ -224,6 +225,8 @@ class KafkaBackend:
         self._unpushed.append(_Folded(rec.partition, rec.offset, event.event_id, table))
 
     def _queue_standings(self, rec: Any) -> None:
+        if rec.key and rec.key.endswith(ANCHORS_SUFFIX):
+            return  # the published checkpoints (projections.anchors), not a standings document
         body = json.loads(rec.value)
         if body["tournament_id"] != self._tid:
             return

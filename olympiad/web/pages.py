@@ -73,6 +73,13 @@ def _pairing_rows(pairings: dict[str, Any]) -> str:
     return "".join(out)
 
 
+def _checkpoint_rows(state: Any) -> str:
+    """One row per signed checkpoint (``projections.anchors``): round, signed length, head, digest."""
+    return "".join(f'<tr><td class="num">{cp.round}</td><td class="num">{"" if cp.events is None else cp.events}</td>'
+                   f'<td><code>{escape(cp.head)}</code></td><td><code>{escape(cp.standings_digest)}</code></td></tr>'
+                   for _, cp in sorted(state.checkpoints.items()))
+
+
 def scoreboard_page(snap: Snapshot, rnd: int | None = None) -> str:
     """The scoreboard HTML: the live scoreboard (``rnd`` None), or the standings after round ``rnd``
     with that round's pairing, titled by what they are (official, complete or provisional:
@@ -104,6 +111,8 @@ def scoreboard_page(snap: Snapshot, rnd: int | None = None) -> str:
         "standings_head": head, "standings_rows": _standings_rows(board["rows"], columns, state.tournament_id or ""),
         "pairings_title": f"Round {shown} pairings" + (f" ({extra})" if extra else "") if shown else "Pairings",
         "pairings_rows": _pairing_rows(pairings),
+        "anchors_url": f"/api/tournaments/{state.tournament_id}/checkpoints", "chief_key": state.created.chief_key or "none",
+        "checkpoint_rows": _checkpoint_rows(state),
     }
     html = TEMPLATE.read_text(encoding="utf-8")
     for key, value in values.items():

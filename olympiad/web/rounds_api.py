@@ -1,12 +1,12 @@
 """Routes of the rounds: a round's pairing with live results, the engine's proposal and its
-explanation, publication (chief arbiter), and what a closed round's checkpoint signs."""
+explanation, publication (chief arbiter), and what closing a round signs."""
 from __future__ import annotations
 
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 
-from olympiad.web.api_errors import READ_ERRORS, REFUSALS, ApiError
+from olympiad.web.api_errors import READ_ERRORS, REFUSALS
 from olympiad.web.deps import WebDoor, door, served, token
 from olympiad.web.models import Pairings
 from producers.signing import checkpoint_basis as basis_of
@@ -55,18 +55,10 @@ def explanation(rnd: int, tid: str = Depends(served), team: str | None = Query(N
 @router.get("/api/tournaments/{tid}/rounds/{rnd}/checkpoint-basis", tags=["commands"], responses=REFUSALS)
 def checkpoint_basis(rnd: int, tid: str = Depends(served), bearer: str | None = Depends(token),
                      web: WebDoor = Depends(door)) -> dict[str, Any]:
-    """What the chief arbiter signs for closed round ``rnd`` (``SignCheckpoint``): the log's hash
-    chain head and the round's standings and pairing digests (``producers.signing``); ``basis``
-    is null once the round has one. The embedded store only (on Kafka the CLI reads
-    ``tournament-log`` itself)."""
+    """What closing round ``rnd`` signs (``producers.signing.checkpoint_basis``): the log's length
+    and chain head as it stands, the previous checkpoint's hash, the round's standings and pairing
+    digests; ``basis`` is null when there is nothing to sign (the round closed, not paired, a
+    result missing, no key). A door holding the chief arbiter's key signs it into its
+    ``CloseRound``. Chief arbiter only."""
     web.tokens.authorize_chief(bearer, tid)
-    store = getattr(web.backend, "store", None)
-    if store is None:
-        raise ApiError(422, "the checkpoint basis is read from the embedded store", field="round",
-                       rule="checkpoints on the embedded store")
-    with web.backend.read() as snap:
-        state = snap.state
-        if rnd not in state.closed:
-            raise ApiError(422, f"round {rnd} is not closed", field="round", rule="a checkpoint of a closed round")
-        done = rnd in state.checkpoints or state.created.chief_key is None
-        return {"basis": None if done else basis_of(state, rnd, store.chain_head)}
+    return {"basis": basis_of(rnd, *web.backend.log_head(tid))}

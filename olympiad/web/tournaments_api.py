@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Request
 from olympiad.web.api_errors import READ_ERRORS, REFUSALS
 from olympiad.web.deps import WebDoor, door, served
 from olympiad.web.models import RoundInfo, Tournament
+from projections.anchors import anchors_document
 from projections.audit import trail
 from projections.views.matches import rounds_view
 from projections.views.tournament import arbiter_view, tournament_view
@@ -46,6 +47,16 @@ def audit_trail(tid: str = Depends(served), web: WebDoor = Depends(door)) -> lis
     withdrawals, late entries, absences, closed rounds."""
     with web.backend.read() as snap:
         return [asdict(a) for a in trail(snap.state)]
+
+
+@router.get("/api/tournaments/{tid}/checkpoints", responses=READ_ERRORS, tags=["read"])
+def checkpoints(tid: str = Depends(served), web: WebDoor = Depends(door)) -> dict[str, Any]:
+    """The tournament's anchors (``projections.anchors.anchors_document``): its chief arbiter's
+    public key and every signed checkpoint (``CheckpointSigned``: the log's length and chain head
+    as each round was closed, the round's digests, the hash of the checkpoint before it, the
+    signature). Keep a copy: ``olympiad audit SOURCE --against URL|FILE`` checks a log against it."""
+    with web.backend.read() as snap:
+        return anchors_document(snap.state)
 
 
 @router.get("/api/setup", tags=["commands"])

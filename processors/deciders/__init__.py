@@ -39,7 +39,6 @@ DECIDERS: dict[str, Callable[[TournamentState, Any], list[Any]]] = {
     "AmendPairing": rounds.amend,
     "PublishRound": rounds.publish,
     "CloseRound": rounds.close,
-    "SignCheckpoint": rounds.checkpoint,
     "RecordResult": results.record,
     "RecordResults": results.record_table,
     "RecordForfeit": results.forfeit,

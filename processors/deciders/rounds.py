@@ -127,22 +127,23 @@ def _published(state: TournamentState, c: Any, override_reason: str | None) -> l
 
 def close(state: TournamentState, c: Any) -> list[Any]:
     """``CloseRound`` -> ``RoundClosed`` with the digest of the round's standings, now official
-    (refused while a result is missing)."""
+    (refused while a result is missing); with ``c.checkpoint`` (the chief arbiter's signature of
+    the log as it stands) the round's ``CheckpointSigned`` too, in the same decision: the round is
+    closed and signed together or not at all (the event rules of ``processors.rules`` check the
+    signed length, the chain of checkpoints and the signature). A retry of a closed round yields
+    what was decided then."""
     if c.round not in state.rounds:
         raise RuleViolation(f"round {c.round} has not been paired", field="round", rule="close a published round")
     if c.round in state.closed:
-        return [state.applied[event_ids.closed(c.tournament_id, c.round)]]
+        signed = state.checkpoints.get(c.round)
+        return [state.applied[event_ids.closed(c.tournament_id, c.round)], *([signed] if signed else [])]
     missing_results(state, c.round)
     digest = standings_digest(state, c.round)
-    return [RoundClosed(event_id=event_ids.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
-                        digest=digest)]
-
-
-def checkpoint(state: TournamentState, c: Any) -> list[Any]:
-    """``SignCheckpoint`` -> ``CheckpointSigned``: the chief arbiter's signature of the round's
-    chain head and its official standings and pairing digests (checked by ``processors.rules``)."""
-    if c.round not in state.closed:
-        raise RuleViolation(f"round {c.round} is not closed", field="round", rule="a checkpoint of a closed round")
-    return [CheckpointSigned(event_id=event_ids.checkpoint(c.tournament_id, c.round), **identity.stamp(c), round=c.round,
-                             head=c.head, standings_digest=state.closed[c.round], pairing_digest=pairing_digest(state, c.round),
-                             public_key=c.public_key, signature=c.signature)]
+    closed = RoundClosed(event_id=event_ids.closed(c.tournament_id, c.round), **identity.stamp(c), round=c.round, digest=digest)
+    s = c.checkpoint
+    if s is None:
+        return [closed]
+    return [closed, CheckpointSigned(event_id=event_ids.checkpoint(c.tournament_id, c.round), **identity.stamp(c),
+                                     round=c.round, events=s.events, previous=s.previous, head=s.head, standings_digest=digest,
+                                     pairing_digest=pairing_digest(state, c.round), public_key=s.public_key,
+                                     signature=s.signature)]

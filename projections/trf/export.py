@@ -26,7 +26,8 @@ What is written (../shared/spec/trf.md, ../shared/spec/trf-teams.md; exact colum
 - ``### olympiad-events`` comment lines (JSON with ASCII escapes) with the tournament id, the full
   rule profile, a team's id and federation where the nickname cannot hold them, the exact texts
   the records cut or respell (a name over its 32/33 columns, a character outside the encoding) and a
-  late entry's first round, so ``import-trf`` gives back the same standings.
+  late entry's first round, so ``import-trf`` gives back the same standings; the audit trail; the
+  anchors (``projections.anchors``: the chief arbiter's public key and the signed checkpoints).
 
 Line-ups come from the names in ``BoardResultRecorded``; where a result names nobody (a simulated
 tournament, a ``MatchForfeited``) the team's default order is taken: its first players in board order.
@@ -42,6 +43,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable
 
 from processors.tournament import TournamentState
+from projections.anchors import trf_lines
 from projections.audit import trail
 from projections.history import History, build_history
 from projections.standings import compute_standings
@@ -306,6 +308,9 @@ class _Writer:
         # rating officer; a reader that does not know these lines skips them.
         for a in trail(self.state):
             out.append(self._text(f"{COMMENT} audit {a.when or '-'} | {a.who} | round {a.round or '-'} | {a.what} | {a.reason or '-'}"))
+        # The anchors (issue 27): the chief arbiter's public key and every signed checkpoint, a
+        # copy an auditor checks the log against (olympiad audit SOURCE --against FILE.trf).
+        out.extend(trf_lines(self.state))
         return out
 
     def _federation(self, team: str) -> str:

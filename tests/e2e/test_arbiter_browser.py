@@ -186,6 +186,7 @@ def test_a_club_event_from_the_arbiter_page(tmp_path, browsers):  # noqa: F811
     try:
         seen = run_flow(f"http://127.0.0.1:{port}", eight_teams_csv(tmp_path / "teams.csv"), browsers)
         served = call(f"http://127.0.0.1:{port}/api/tournaments/{TID}/standings/1")
+        anchors = call(f"http://127.0.0.1:{port}/api/tournaments/{TID}/checkpoints")  # issue 27: the published checkpoints
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -199,7 +200,9 @@ def test_a_club_event_from_the_arbiter_page(tmp_path, browsers):  # noqa: F811
     assert "[field: players; rule: R-D1 nomination deadline]" in seen["roster_refused"]
     assert not seen["board_reloaded"]
     audit = subprocess.run([sys.executable, "-m", "olympiad", "audit", db], capture_output=True, text=True, timeout=120)
-    assert audit.returncode == 0 and "1 signed checkpoint" in audit.stdout, audit.stdout + audit.stderr
+    assert audit.returncode == 3 and "1 signed checkpoint" in audit.stdout, audit.stdout + audit.stderr  # not anchored
+    saved = tmp_path / "checkpoints.json"
+    saved.write_text(json.dumps(anchors))
     done = subprocess.run([sys.executable, "-m", "olympiad", "replay", db, "--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     replayed = json.loads(done.stdout)
@@ -209,7 +212,8 @@ def test_a_club_event_from_the_arbiter_page(tmp_path, browsers):  # noqa: F811
 
     assert hashlib.sha256(done.stdout.rstrip("\n").encode()).hexdigest() == served["digest"] == seen["board_digest"]
     # Issue 25: the round closed on the arbiter page carries a signed checkpoint that the audit verifies.
-    audited = subprocess.run([sys.executable, "-m", "olympiad", "audit", db, "--no-trail"], capture_output=True, text=True,
-                             timeout=120, env=os.environ | {"COLUMNS": "300"})
+    audited = subprocess.run([sys.executable, "-m", "olympiad", "audit", db, "--no-trail", "--against", str(saved)],
+                             capture_output=True, text=True, timeout=120, env=os.environ | {"COLUMNS": "300"})
     assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert "anchored to 1 published checkpoint(s) and the published key" in " ".join(audited.stdout.split())
     assert "rounds 1-1 reproduced, 1 signed checkpoint(s)" in " ".join(audited.stdout.split())

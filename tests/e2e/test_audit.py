@@ -1,5 +1,8 @@
 """Issue 16: the audit of a tournament's log, untouched and tampered (a copy of the log file and
-of the event store's database): every tampering is detected and named."""
+of the event store's database): every tampering is detected and named. Issue 27: anchored
+outside the log (a pinned key, the published checkpoints, the chain file), a cut tail and a log
+rewritten under another key are named too; a log with no anchor is consistent but not anchored
+(exit status 3)."""
 from __future__ import annotations
 
 import gzip
@@ -12,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from olympiad.cli import app
+from projections.anchors import anchors_document
 from projections.audit import trail
 from projections.eventlog import write_log
 from tests import tournament_script as script
@@ -20,13 +24,40 @@ TID = script.TID
 
 
 @pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory):
-    """The 31-team tournament on a SQLite store with its read models, and its log file."""
+def played(tmp_path_factory: pytest.TempPathFactory):
+    """The 31-team tournament on a SQLite store with its read models, and its log file:
+    ``(command lines, db, log, store)``."""
     tmp = tmp_path_factory.mktemp("audit")
-    _, store, db = script.play_embedded(tmp)
+    lines, store, db = script.play_embedded(tmp)
     store.project()  # the read models a scoreboard reads: standings documents, matches, the proposal
     log = tmp / "club.events.jsonl"
     write_log(log, store.events())
+    return lines, db, log, store
+
+
+@pytest.fixture(scope="module")
+def club(played):
+    """``(db, log, store)`` of ``played``."""
+    return played[1:]
+
+
+@pytest.fixture(scope="module")
+def published(club, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the anchors the scoreboard publishes (``/api/tournaments/{tid}/checkpoints``)."""
+    path = tmp_path_factory.mktemp("anchors") / "checkpoints.json"
+    path.write_text(json.dumps(anchors_document(club[2].state)))
+    return path
+
+
+@pytest.fixture(scope="module")
+def rewritten(played, tmp_path_factory: pytest.TempPathFactory):
+    """The same commands replayed in a new store with a new key and one result of round 11
+    changed (``script.play_rewritten``): ``(db, log with its chain file, store)``."""
+    tmp = tmp_path_factory.mktemp("rewritten")
+    store, db = script.play_rewritten(played[0], tmp)
+    store.project()
+    log = tmp / "rewritten.events.jsonl"
+    write_log(log, store.events(), with_chain=True)
     return db, log, store
 
 
@@ -35,13 +66,41 @@ def audit(*argv: str) -> tuple[int, str]:
     return result.exit_code, " ".join(result.output.split())
 
 
-def test_the_untouched_log_and_store_agree(club):
+UNANCHORED = ("audit: consistent but not anchored (exit status 3); not checked: the chief arbiter's key (no --key) and the "
+              "published checkpoints (no --against): a log cut after its last checkpoint, or rewritten whole and signed with "
+              "another key, reads the same")
+UNCHAINED = ("the log is unchained (no stored chain hash: a log file without its chain file OUT.chain): an event changed, "
+             "deleted or moved is found by the signed checkpoints alone")
+
+
+def test_the_untouched_log_and_store_agree_and_only_an_anchor_gives_exit_status_0(club, published):
     db, log, store = club
-    assert audit(str(log)) == (0, f"{TID}: {len(store.events())} events, rounds 1-11 reproduced, 11 signed checkpoint(s), "
-                               "nothing published beside the log to compare with audit: everything agrees")
+    # No anchor: consistent, but nothing outside the log says it is the log that was signed (issue 27).
+    assert audit(str(log)) == (3, f"{TID}: {len(store.events())} events, rounds 1-11 reproduced, 11 signed checkpoint(s), "
+                               f"nothing published beside the log to compare with {UNANCHORED}; {UNCHAINED}")
     code, out = audit(f"sqlite:///{db}")
+    assert code == 3 and "11 published standings, 11 published pairings" in out and out.endswith(UNANCHORED), out
+    code, out = audit(str(log), "--against", str(published))
     assert code == 0, out
-    assert "11 published standings, 11 published pairings" in out and "everything agrees" in out
+    assert out.endswith(f"audit: everything agrees, anchored to 11 published checkpoint(s) and the published key ({published}); "
+                        f"not checked: {UNCHAINED}"), out
+    code, out = audit(f"sqlite:///{db}", "--key", store.state.created.chief_key)
+    assert code == 0 and out.endswith(f"audit: everything agrees, anchored to the pinned key {store.state.created.chief_key[:12]}...; "
+                                      "not checked: the published checkpoints (no --against): a log cut after its last "
+                                      "checkpoint reads the same"), out
+    code, out = audit(f"sqlite:///{db}", "--against", str(published), "--key", store.state.created.chief_key)
+    assert code == 0 and "audit: everything agrees, anchored to the pinned key" in out and "not checked" not in out, out
+
+
+def test_the_checkpoints_chain_and_sign_the_log_as_each_round_was_closed(club):
+    from schemas.chain import last_checkpoint_hash
+
+    db, log, store = club
+    ids = [e.event_id for e in store.events()]
+    cps = [store.state.checkpoints[r] for r in range(1, 12)]
+    for n, cp in enumerate(cps):
+        assert ids[cp.events] == f"{TID}/r{cp.round}/closed" and ids[cp.events + 1] == cp.event_id  # one decision
+        assert cp.previous == last_checkpoint_hash(TID, cps[:n])
 
 
 def _copy(db: Path, tmp_path: Path) -> tuple[str, sqlite3.Connection]:
@@ -104,7 +163,8 @@ def test_a_checkpoint_signed_with_another_key_is_named(club, tmp_path):
     cp = json.loads(lines[i])
     other = Ed25519PrivateKey.generate()
     cp["public_key"] = public_hex(other)
-    cp["signature"] = other.sign(checkpoint_message(TID, 4, cp["head"], cp["standings_digest"], cp["pairing_digest"])).hex()
+    cp["signature"] = other.sign(checkpoint_message(TID, 4, cp["head"], cp["standings_digest"], cp["pairing_digest"],
+                                                    cp["events"], cp["previous"])).hex()
     lines[i] = _body(cp)
     forged = tmp_path / "forged.jsonl.gz"
     with gzip.open(forged, "wt") as fh:
@@ -143,7 +203,7 @@ def test_published_standings_with_a_changed_value_are_named(club, tmp_path):
 def test_the_audit_trail_lists_every_arbiter_action_with_its_reason(club):
     db, log, store = club
     result = CliRunner().invoke(app, ["audit", str(log)], env={"COLUMNS": "400"})
-    assert result.exit_code == 0
+    assert result.exit_code == 3  # consistent, not anchored
     text = " ".join(result.output.split())
     for action in ("late correction: table 1 board 2", "the scoresheet of board 2 was misread",
                    "board forfeit: table 2 board 3 -/+ (late-arrival)", "(handshake-refusal)",
@@ -182,7 +242,7 @@ def test_a_log_file_with_its_chain_file_names_the_changed_deleted_and_moved_even
     def audit_with(edited: list[str]) -> str:
         copy.write_text("\n".join(edited) + "\n")
         code, out = audit(str(copy))
-        assert code == (0 if edited == lines else 1), out
+        assert code == (3 if edited == lines else 1), out
         return out
 
     assert f"chain: {len(lines)} of {len(lines)} records carry a stored chain hash, each checked" in audit_with(lines)
@@ -201,3 +261,86 @@ def test_a_log_file_with_its_chain_file_names_the_changed_deleted_and_moved_even
     swapped[a], swapped[b] = lines[b], lines[a]
     out = audit_with(swapped)
     assert f"DIVERGENCE chain: round 6: {TID}/r6/t1/b2: the stored hash" in out and "swapped or moved" in out
+
+
+# ------------------------------------------------------------------ issue 27: anchored outside the log
+def _cut(club, tmp_path: Path, through: str) -> tuple[Path, int]:
+    """A copy of the log file with its chain file, cut after the event ``through``; the number of events kept."""
+    db, log, store = club
+    copy = tmp_path / "cut.events.jsonl"
+    write_log(copy, store.events(), with_chain=True)  # the chain file still lists every event
+    lines = log.read_text().splitlines()
+    keep = next(n for n, line in enumerate(lines, start=1) if json.loads(line)["event_id"] == through)
+    copy.write_text("\n".join(lines[:keep]) + "\n")
+    return copy, keep
+
+
+@pytest.mark.parametrize("through", ["r11/t", "r10/checkpoint"])  # the last checkpoint cut; the whole last round cut
+def test_a_cut_tail_of_a_log_file_is_named_with_its_chain_file_and_with_the_published_checkpoints(club, published, tmp_path,
+                                                                                                   through):
+    db, log, store = club
+    ids = [e.event_id for e in store.events()]
+    last = [i for i in ids if i.startswith(f"{TID}/r11/t")][-1] if through == "r11/t" else f"{TID}/{through}"
+    copy, kept = _cut(club, tmp_path, last)
+    code, out = audit(str(copy))  # the chain file lists the cut events
+    assert code == 1 and (f"DIVERGENCE chain: the chain file: lists {len(ids)} events, the log ends at event {kept}: the events "
+                          f"from {ids[kept]} on were cut from the log") in out, out
+    assert out.endswith("audit: 1 divergence(s)")
+    copy.with_name(copy.name + ".chain").unlink()
+    assert audit(str(copy))[0] == 3  # cut after a checkpoint, no chain file, no anchor: nothing can tell
+    code, out = audit(str(copy), "--against", str(published))
+    assert code == 1, out
+    cp11 = store.state.checkpoints[11]
+    if through == "r10/checkpoint":
+        assert (f"DIVERGENCE anchor: round 11: {TID}/r11/checkpoint: the log ends at event {kept}; the published checkpoint of "
+                f"round 11 signed a head of {cp11.events} events: the log was cut") in out, out
+    else:  # the log still has the events the checkpoint signed; the checkpoint itself is gone
+        assert kept == cp11.events
+        assert (f"DIVERGENCE anchor: round 11: the published checkpoint of round 11: not in the log: the log has no checkpoint "
+                "of the round") in out, out
+
+
+def test_a_cut_tail_of_the_database_is_named_with_the_published_checkpoints(club, published, tmp_path):
+    url, conn = _copy(club[0], tmp_path)
+    seq, _ = _row(conn, f"{TID}/r11/closed")
+    first11, _ = _row(conn, f"{TID}/r11/t1/b1")
+    conn.execute("delete from events where seq >= ?", (seq,))
+    conn.commit()
+    code, out = audit(url, "--against", str(published))
+    assert code == 1 and f"DIVERGENCE anchor: round 11: the published checkpoint of round 11: not in the log" in out, out
+    conn.execute("delete from events where seq >= ?", (first11,))
+    conn.commit()
+    code, out = audit(url, "--against", str(published))
+    kept = conn.execute("select count(*) from events").fetchone()[0]
+    assert code == 1 and (f"the log ends at event {kept}; the published checkpoint of round 11 signed a head of "
+                          f"{club[2].state.checkpoints[11].events} events: the log was cut") in out, out
+
+
+def test_a_log_rewritten_with_a_new_key_is_named_when_the_key_is_pinned_or_the_checkpoints_given(club, published, rewritten):
+    db, log, store = club
+    key, other = store.state.created.chief_key, rewritten[2].state.created.chief_key
+    assert other != key and rewritten[2].state.closed[11] != store.state.closed[11]
+    for source in (str(rewritten[1]), f"sqlite:///{rewritten[0]}"):
+        code, out = audit(source)  # consistent in itself: only an anchor tells
+        assert code == 3 and "DIVERGENCE" not in out and out.endswith(UNANCHORED), out
+        code, out = audit(source, "--key", key)
+        assert code == 1, out
+        assert (f"DIVERGENCE key: TournamentCreated: the log's chief arbiter key {other[:12]}... is not the pinned key "
+                f"{key[:12]}...: the log was signed by another key (rewritten?)") in out
+        assert f"DIVERGENCE checkpoint: round 1: {TID}/r1/checkpoint: signed with key {other[:12]}..., not the chief arbiter's" in out
+        code, out = audit(source, "--against", str(published))
+        assert code == 1, out
+        assert f"DIVERGENCE key: TournamentCreated: the log's chief arbiter key {other[:12]}... is not the key published" in out
+        assert (f"DIVERGENCE anchor: round 11: the published checkpoint of round 11: the log's checkpoint of the round "
+                f"({TID}/r11/checkpoint) is another one") in out
+
+
+def test_the_trf_export_carries_the_anchors_an_audit_checks_against(club, rewritten, tmp_path):
+    db, log, store = club
+    trf = tmp_path / "club.trf"
+    assert CliRunner().invoke(app, ["export-trf", str(log), str(trf)]).exit_code == 0
+    lines = [line for line in trf.read_text(encoding="latin-1").splitlines() if line.startswith("### olympiad-events anchors ")]
+    assert len(lines) == 1 and json.loads(lines[0].split(" ", 3)[3]) == anchors_document(store.state)
+    code, out = audit(str(log), "--against", str(trf))
+    assert code == 0 and f"anchored to 11 published checkpoint(s) and the published key ({trf})" in out, out
+    assert audit(str(rewritten[1]), "--against", str(trf))[0] == 1

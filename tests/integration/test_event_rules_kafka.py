@@ -223,7 +223,8 @@ def _compacted(name: str) -> Any:
 def test_a_round_closed_through_the_web_on_kafka_is_signed_and_audited(kafka_bootstrap: str, topic_prefix: str,
                                                                        tmp_path: Any, monkeypatch: Any) -> None:
     """Issue 25: every door that closes a round signs it, the web app on the live pipeline too
-    (``KafkaBackend.checkpoint_basis`` reads ``tournament-log`` as ``round close --kafka`` does)."""
+    (``KafkaBackend.log_head`` reads ``tournament-log`` as ``round close --kafka`` does), in the
+    same decision as the close (issue 27); the audit pinned to the key verifies it."""
     from fastapi.testclient import TestClient
     from typer.testing import CliRunner
 
@@ -255,9 +256,10 @@ def test_a_round_closed_through_the_web_on_kafka_is_signed_and_audited(kafka_boo
         assert r.status_code == 201, r.text
         assert r.json()["event_ids"] == [event_ids.closed(TID, 1), event_ids.checkpoint(TID, 1)]
         monkeypatch.setenv("OLYMPIAD_TOPIC_PREFIX", topic_prefix)
-        audited = CliRunner().invoke(cli, ["audit", f"kafka://{kafka_bootstrap}/{TID}", "--no-trail"], env={"COLUMNS": "300"})
+        audited = CliRunner().invoke(cli, ["audit", f"kafka://{kafka_bootstrap}/{TID}", "--no-trail", "--key",
+                                           public_hex(load_or_create_key(key_file))], env={"COLUMNS": "300"})
         out = " ".join(audited.output.split())
-        assert audited.exit_code == 0, out
+        assert audited.exit_code == 0 and "audit: everything agrees, anchored to the pinned key" in out, out
         assert "rounds 1-1 reproduced, 1 signed checkpoint(s)" in out
         pipeline.check()
     finally:

@@ -5,6 +5,7 @@ through: the store (``EmbeddedDoor``), the log loader (``olympiad replay`` of a 
 and HTTP (``/commands``) here, Kafka in the integration tests."""
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -254,14 +255,22 @@ def test_a_round_closed_through_http_carries_a_checkpoint_that_the_audit_verifie
             post({"command": "RecordResults", "round": 1, "table": table,
                   "boards": [{"board": b, "result": "1-0"} for b in range(1, 5)]})
         closed = post({"command": "CloseRound", "round": 1})
+        published = client.get(f"/api/tournaments/{tid}/checkpoints").json()  # issue 27: the anchors, published
+        page = client.get("/").text
     assert closed["event_ids"] == [f"{tid}/r1/closed", f"{tid}/r1/checkpoint"]
     assert (tmp_path / f"{tid}.chief.key").exists()
     state = EventStore(f"sqlite:///{db}").state
     assert state.checkpoints[1].public_key == state.created.chief_key
-    result = CliRunner().invoke(cli, ["audit", f"sqlite:///{db}"], env={"COLUMNS": "300"})
+    assert published["chief_key"] == state.created.chief_key
+    assert [c["event_id"] for c in published["checkpoints"]] == [f"{tid}/r1/checkpoint"]
+    assert published["checkpoints"][0]["events"] == 15  # the log as round 1 was closed, before its RoundClosed
+    assert state.checkpoints[1].head in page and f"/api/tournaments/{tid}/checkpoints" in page
+    copy = tmp_path / "checkpoints.json"
+    copy.write_text(json.dumps(published))
+    result = CliRunner().invoke(cli, ["audit", f"sqlite:///{db}", "--against", str(copy)], env={"COLUMNS": "300"})
     out = " ".join(result.output.split())
     assert result.exit_code == 0, out
-    assert "rounds 1-1 reproduced, 1 signed checkpoint(s)" in out and "everything agrees" in out
+    assert "rounds 1-1 reproduced, 1 signed checkpoint(s)" in out and "everything agrees, anchored to 1 published" in out
     assert re.search(r"round 1 .*checkpoint", out), out
 
 
