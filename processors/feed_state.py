@@ -3,8 +3,7 @@ result, the arbiter's flags and the feed's problems. Evolved by ``TournamentStat
 rule checks (the feed's decider, ``processors.deciders.games``, judged them once)."""
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +14,7 @@ FEED_EVENTS = frozenset({"GameStarted", "GameProgressed", "GameEnded", "DrawOffe
 """The event types ``FeedState.evolve`` takes."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class BoardGame:
     """The game a feed shows on one board: its players as the feed names them, the feed and the
     game's place in it, when it was first seen (``started_at``), its latest progress (``ply``,
@@ -51,10 +50,10 @@ class FeedState:
     problems: dict[str, Any] = field(default_factory=dict)
 
     def fork(self) -> "FeedState":
-        """A copy to try events on (``TournamentState.fork``): its dicts and games are copies."""
-        clone = FeedState(games={k: copy.copy(g) for k, g in self.games.items()}, round_started=dict(self.round_started),
-                          draw_flags=dict(self.draw_flags), late=dict(self.late), problems=dict(self.problems))
-        return clone
+        """A copy to try events on (``TournamentState.fork``): copies of its dicts (a game is
+        replaced, never changed in place, so the games themselves are shared)."""
+        return FeedState(games=dict(self.games), round_started=dict(self.round_started), draw_flags=dict(self.draw_flags),
+                         late=dict(self.late), problems=dict(self.problems))
 
     def evolve(self, e: Any) -> None:
         """Apply one accepted feed event (``FEED_EVENTS``)."""
@@ -65,14 +64,15 @@ class FeedState:
         self.round_started.setdefault(e.round, e.occurred_at)
 
     def _on_GameProgressed(self, e: Any) -> None:
-        g = self.games[(e.round, e.table, e.board)]
-        if e.ply >= g.ply:
-            g.ply, g.last_move, g.fen, g.white_clock, g.black_clock = e.ply, e.last_move, e.fen, e.white_clock, e.black_clock
+        key = (e.round, e.table, e.board)
+        if e.ply >= self.games[key].ply:
+            self.games[key] = replace(self.games[key], ply=e.ply, last_move=e.last_move, fen=e.fen, white_clock=e.white_clock,
+                                      black_clock=e.black_clock)
 
     def _on_GameEnded(self, e: Any) -> None:
-        g = self.games[(e.round, e.table, e.board)]
-        if g.reported is None:
-            g.reported, g.reported_ply = e.result, e.ply
+        key = (e.round, e.table, e.board)
+        if self.games[key].reported is None:
+            self.games[key] = replace(self.games[key], reported=e.result, reported_ply=e.ply)
 
     def _on_DrawOfferRuleFlagged(self, e: Any) -> None:
         self.draw_flags[(e.round, e.table, e.board)] = e
@@ -83,6 +83,6 @@ class FeedState:
     def _on_FeedProblemReported(self, e: Any) -> None:
         self.problems[e.event_id] = e
         if e.kind == "result-flipped" and e.round is not None and e.board is not None:
-            g = self.games.get((e.round, e.table, e.board))
-            if g is not None:
-                g.changed_to = e.result
+            key = (e.round, e.table, e.board)
+            if key in self.games:
+                self.games[key] = replace(self.games[key], changed_to=e.result)

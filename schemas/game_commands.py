@@ -66,7 +66,7 @@ class ReportFeedProblem(CommandBase):
     reason: limits.text(2000, min_length=1)
     copy_text: limits.text(MAX_COPY) = ""
     copy_bytes: Int = 0
-    copy_sha256: Annotated[str, Field(pattern=r"^([0-9a-f]{64})?$")] = ""
+    copy_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
 
 
 class ConfirmResults(CommandBase):

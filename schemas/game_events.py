@@ -122,7 +122,7 @@ class FeedProblemReported(EventBase):
     reason: limits.text(2000)
     copy_text: limits.text(MAX_COPY) = ""
     copy_bytes: Int = 0
-    copy_sha256: Annotated[str, Field(pattern=r"^([0-9a-f]{64})?$")] = ""
+    copy_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
 
 
 GAME_EVENTS = (GameStarted, GameProgressed, GameEnded, DrawOfferRuleFlagged, LateArrivalSuspected, FeedProblemReported)
