@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "olympiad.cmd_arbiter",
     "olympiad.cmd_trf",
     "olympiad.cmd_audit",
+    "olympiad.cmd_feed",
 )
 
 

@@ -9,7 +9,9 @@ seconds left on a player's clock; ``ply`` counts half-moves (ply 60 is Black's 3
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import hashlib
+import json
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -21,6 +23,24 @@ MAX_PLIES = 1200
 """Half-moves a game may have in a feed (the longest game on record has 538)."""
 MAX_COPY = 4096
 """Characters of a bad feed's text kept in its ``FeedProblemReported`` (its digest names the whole)."""
+
+
+def copy_fields(text: str) -> dict[str, Any]:
+    """A bad feed's ``text`` as a ``FeedProblemReported`` keeps it: ``copy_text``, the text
+    JSON-escaped (line breaks as ``\\n``: a field holds no control character; ``json.loads('"' +
+    copy_text + '"')`` gives it back) and cut to ``MAX_COPY`` characters (never inside an escape);
+    ``copy_bytes`` and ``copy_sha256`` of the whole text (UTF-8)."""
+    whole = text.encode("utf-8", "replace")
+    cut: list[str] = []
+    size = 0
+    for ch in text:
+        piece = json.dumps(ch, ensure_ascii=False)[1:-1]
+        if size + len(piece) > MAX_COPY:
+            break
+        cut.append(piece)
+        size += len(piece)
+    return {"copy_text": "".join(cut), "copy_bytes": len(whole), "copy_sha256": hashlib.sha256(whole).hexdigest()}
+
 
 Ply = Annotated[int, Field(strict=True, ge=0, le=MAX_PLIES)]
 San = limits.text(12)
@@ -106,7 +126,7 @@ class LateArrivalSuspected(_BoardEvent):
 class FeedProblemReported(EventBase):
     """A bad feed, named for the arbiter and kept as its dead letter: the ``kind``, the feed
     (``source``) and the game's place in it (``game``), the board where one is known, the rule it
-    broke and why (``reason``), a flipped result's new ``result``, the text (``copy``, its first ``MAX_COPY`` characters;
+    broke and why (``reason``), a flipped result's new ``result``, the text (``copy_text``, JSON-escaped, its first ``MAX_COPY`` characters: ``copy_fields``;
     ``copy_bytes`` and ``copy_sha256`` name the whole). The feed goes on."""
 
     type: Literal["FeedProblemReported"] = "FeedProblemReported"

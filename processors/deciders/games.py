@@ -17,7 +17,6 @@ and the feed goes on. ``confirm`` decides the arbiter's ``ConfirmResults``.
 """
 from __future__ import annotations
 
-import hashlib
 from types import SimpleNamespace
 from typing import Any
 
@@ -30,7 +29,8 @@ from processors.tournament import RuleViolation, TournamentState
 from schemas import game_ids
 from schemas.canonical import canonical_json
 from schemas.game_events import (
-    MAX_COPY, DrawOfferRuleFlagged, FeedProblemReported, GameEnded, GameProgressed, GameStarted, LateArrivalSuspected,
+    DrawOfferRuleFlagged, FeedProblemReported, GameEnded, GameProgressed, GameStarted, LateArrivalSuspected,
+    copy_fields,
 )
 
 
@@ -121,12 +121,6 @@ def _problem(c: Any, kind: str, reason: str, rule: str, names: tuple, where: dic
     return FeedProblemReported(event_id=game_ids.problem(c.tournament_id, kind, game_ids.problem_key(c.source, *names)),
                                **identity.stamp(c), kind=kind, source=c.source, game=c.game.game, **(where or {}),
                                result=result, rule=rule, reason=reason[:2000], **copy_fields(text))
-
-
-def copy_fields(text: str) -> dict[str, Any]:
-    """``copy_text`` (the first ``MAX_COPY`` characters of ``text``), ``copy_bytes`` and ``copy_sha256``."""
-    whole = text.encode("utf-8")
-    return {"copy_text": text[:MAX_COPY], "copy_bytes": len(whole), "copy_sha256": hashlib.sha256(whole).hexdigest()}
 
 
 def problem(state: TournamentState, c: Any) -> list[Any]:

@@ -25,7 +25,7 @@ from producers.feeds.sources import FeedSource
 from schemas.command_base import Actor
 from schemas.dead_letters import dead_letter
 from schemas.game_commands import ReportFeedProblem, ReportGame
-from schemas.game_events import MAX_COPY
+from schemas.game_events import copy_fields
 
 DEFAULT_INTERVAL = 5.0
 MIN_INTERVAL = 2.0
@@ -47,6 +47,11 @@ class PollReport:
     ended: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     unanswered: int = 0
+
+
+def _line(text: str) -> str:
+    """``text`` on one line (a reason holds no control character)."""
+    return " ".join(text.split())
 
 
 def _utc_now() -> datetime:
@@ -96,7 +101,7 @@ class Ingester:
             digest = hashlib.sha256(read.text.encode("utf-8")).hexdigest()
             if before == digest:
                 return
-            command = self._problem(source, read.game, read.reason, read.text, digest)
+            command = self._problem(source, read.game, read.reason, read.text)
             if self._submit(command, report, read.text, "a feed is read as games", read.reason) is not None:
                 self.sent[key] = digest
             return
@@ -113,15 +118,13 @@ class Ingester:
         if read.result != "*" and (not isinstance(before, type(read)) or before.result == "*"):
             report.ended.append(read.game)
         if not outcome.accepted:  # refused (a rule the decider applies to the game itself): named and kept
-            self._submit(self._problem(source, read.game, outcome.reason, read.model_dump_json(), None), report,
+            self._submit(self._problem(source, read.game, outcome.reason, read.model_dump_json()), report,
                          read.model_dump_json(), outcome.rule, outcome.reason)
 
-    def _problem(self, source: str, place: str, reason: str, text: str, digest: str | None) -> ReportFeedProblem:
-        whole = text.encode("utf-8")
+    def _problem(self, source: str, place: str, reason: str, text: str) -> ReportFeedProblem:
         return ReportFeedProblem(tournament_id=self.tournament_id, actor=self.actor, issued_at=self.now(), kind="malformed-pgn",
-                                 source=source[:500], game=place[:500], reason=(reason or "unreadable")[:2000],
-                                 copy_text=text[:MAX_COPY], copy_bytes=len(whole),
-                                 copy_sha256=digest or hashlib.sha256(whole).hexdigest())
+                                 source=source[:500], game=place[:500], reason=_line(reason or "unreadable")[:2000],
+                                 **copy_fields(text))
 
     def _submit(self, command: Any, report: PollReport, text: str, rule: str, reason: str) -> Any:
         """Submit ``command``; None when no verdict came (sent again at the next poll)."""
