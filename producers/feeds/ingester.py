@@ -7,7 +7,7 @@ Polling: every ``interval`` seconds (default 5, never below ``MIN_INTERVAL`` = 2
 fails is polled again after ``interval`` x 2^failures (at most ``MAX_BACKOFF`` s), and at the
 normal pace once it answers. A game is sent again only when its snapshot changed, or while no
 move is made on it (ply 0 or 1: the decider may list a late arrival), so a poll yields at most one
-progress event per game. Every problem recorded is also handed to ``dead_letters`` (on Kafka: the
+progress event per game; the games that ended are sent first. Every problem recorded is also handed to ``dead_letters`` (on Kafka: the
 ``dead-letters`` topic, ``schemas.dead_letters`` envelope); on the embedded store the
 ``FeedProblemReported`` event keeps the text.
 """
@@ -36,8 +36,9 @@ FEED_ACTOR = Actor(role="feed", id="feed")
 @dataclass
 class PollReport:
     """What one poll did: ``games`` seen, ``moves`` (new plies) and ``commands`` sent, ``events``
-    recorded, ``problems`` recorded, ``ended`` games whose result was first sent, sources that
-    ``failed`` (name -> reason), commands without a verdict (``unanswered``)."""
+    recorded, ``problems`` recorded, ``ended`` games whose result was first sent (the last one's
+    verdict at ``ended_at``, ``time.perf_counter``), sources that ``failed`` (name -> reason),
+    commands without a verdict (``unanswered``)."""
 
     games: int = 0
     moves: int = 0
@@ -47,6 +48,7 @@ class PollReport:
     ended: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     unanswered: int = 0
+    ended_at: float | None = None
 
 
 def _line(text: str) -> str:
@@ -89,7 +91,8 @@ class Ingester:
                 continue
             self.failures.pop(source.name, None)
             self.resume_at.pop(source.name, None)
-            for read in reads:
+            # ended games first: a result reaches the standings before the progress of the others
+            for read in sorted(reads, key=lambda r: getattr(r, "result", "*") == "*"):
                 report.games += 1
                 self._send(source.name, read, report)
         return report
@@ -117,6 +120,7 @@ class Ingester:
         report.moves += max(0, len(read.moves) - known)
         if read.result != "*" and (not isinstance(before, type(read)) or before.result == "*"):
             report.ended.append(read.game)
+            report.ended_at = time.perf_counter()
         if not outcome.accepted:  # refused (a rule the decider applies to the game itself): named and kept
             self._submit(self._problem(source, read.game, outcome.reason, read.model_dump_json()), report,
                          read.model_dump_json(), outcome.rule, outcome.reason)
