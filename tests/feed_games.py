@@ -33,11 +33,12 @@ LOYD_STALEMATE = "e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 
 """Sam Loyd's stalemate in ten moves (ply 19)."""
 
 
-def feed_store(profile: RuleProfile = OLYMPIAD_2008, feed_results: str = "automatic", **rules):
-    """An embedded store: ``profile`` with ``feed_results`` (and ``rules``), teams A..D, round 1
-    paired A-C, D-B."""
+def feed_store(profile: RuleProfile = OLYMPIAD_2008, feed_results: str = "automatic", url: str = "sqlite://", **rules):
+    """An embedded store at ``url``: ``profile`` with ``feed_results`` (and ``rules``), teams A..D,
+    round 1 paired A-C, D-B."""
     profile = RuleProfile.model_validate({**profile.model_dump(), "feed_results": feed_results, **rules})
-    return stored([created(profile), *(team(c, n) for n, c in enumerate("ABCD", start=1)), paired(1, [("A", "C"), ("D", "B")])])
+    return stored([created(profile), *(team(c, n) for n, c in enumerate("ABCD", start=1)), paired(1, [("A", "C"), ("D", "B")])],
+                  url)
 
 
 def fen_after(moves: list[str]) -> str:
