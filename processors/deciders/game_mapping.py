@@ -89,6 +89,7 @@ def map_game(state: TournamentState, game: Any) -> tuple[int, int, int]:
         shown = " and ".join(sorted(teams))
         raise RuleViolation(f"{shown} do not meet at a table of round {rnd}", field="game.white", rule=MAPPING_RULE)
     table = tables[0]
+    hint = game.board if game.board is not None and game.board <= state.profile.boards else None  # a feed's global number: none
     boards = {}
     for side, seat in seats:
         submitted = state.lineups.get((rnd, seat.team))
@@ -96,13 +97,13 @@ def map_game(state: TournamentState, game: Any) -> tuple[int, int, int]:
         if submitted and seat.order not in submitted:
             raise RuleViolation(f"{getattr(game, side)} is not in the line-up of {seat.team} for round {rnd}",
                                 field=f"game.{side}", rule=MAPPING_RULE)
-        if submitted or game.board is None:
+        if submitted or hint is None:
             if seat.order not in lineup:
                 raise RuleViolation(f"{getattr(game, side)} is not in the line-up of {seat.team} for round {rnd} and "
                                     "the feed gives no board", field="game.board", rule=MAPPING_RULE)
             boards[side] = lineup.index(seat.order) + 1
         else:
-            boards[side] = game.board
+            boards[side] = hint
     if len(set(boards.values())) != 1:
         raise RuleViolation(f"the line-ups put White on board {boards['white']} and Black on board {boards['black']}",
                             field="game.board", rule=MAPPING_RULE)

@@ -36,11 +36,14 @@ from schemas.game_events import (
 
 def report(state: TournamentState, c: Any) -> list[Any]:
     """``ReportGame`` -> the game's events (module docstring), or one ``FeedProblemReported``.
-    Raises ``RuleViolation`` (field ``game.moves``) for a move that is not legal."""
+    Raises ``RuleViolation`` for a round not published yet (field ``game.round``: not a problem of
+    the feed, which sends the game again) and for a move that is not legal (field ``game.moves``)."""
     g = c.game
     try:
         rnd, table, board = map_game(state, g)
     except RuleViolation as exc:
+        if exc.field == "game.round":  # a round not published yet: refused, the feed sends it again once it is
+            raise
         return [_problem(c, "unmapped-game", str(exc), exc.rule, (g.round, g.white, g.black, g.white_fide_id, g.black_fide_id))]
     t, key = c.tournament_id, (rnd, table, board)
     where = {"round": rnd, "table": table, "board": board}

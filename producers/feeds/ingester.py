@@ -113,8 +113,8 @@ class Ingester:
         command = ReportGame(tournament_id=self.tournament_id, actor=self.actor, issued_at=self.now(), source=source,
                              game=read)
         outcome = self._submit(command, report, "", "", "")
-        if outcome is None:
-            return
+        if outcome is None or (not outcome.accepted and outcome.field == "game.round"):
+            return  # no verdict, or a round not published yet: sent again at the next poll
         self.sent[key] = read
         known = len(before.moves) if isinstance(before, type(read)) else 0
         report.moves += max(0, len(read.moves) - known)

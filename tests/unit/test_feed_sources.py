@@ -8,6 +8,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from producers.doors import EmbeddedDoor
 from producers.feeds.ingester import MIN_INTERVAL, Ingester
 from producers.feeds.reading import Unreadable
 from producers.feeds.sources import DgtUrl, PgnUrl, open_source
@@ -92,3 +93,14 @@ def test_the_poll_interval_is_never_below_two_seconds(tmp_path: Path):
 
     Ingester(lambda c: None, TID, []).run(interval=0.1, stop=Stop())
     assert MIN_INTERVAL == 2.0 and all(1.9 < w <= 2.0 for w in waits)
+
+
+def test_a_game_of_a_round_not_yet_published_is_refused_and_sent_again_once_it_is(tmp_path: Path):
+    store = feed_store()
+    folder = tmp_path / "feed"
+    folder.mkdir()
+    (folder / "round-2.pgn").write_text(pgn("A player 1", "C player 1", ["e4"]).replace('[Round "1.1"]', '[Round "2.1"]'))
+    ingester = Ingester(lambda c: EmbeddedDoor(store).submit(c), TID, [open_source(str(folder))])
+    first = ingester.poll_once()
+    assert (first.commands, first.problems, store.state.feed.problems) == (1, 0, {})
+    assert ingester.poll_once().commands == 1  # not marked as sent: tried again
