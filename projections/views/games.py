@@ -14,7 +14,7 @@ from projections.views.snapshot import Snapshot
 BOARD_PX = 132
 
 
-def board_svg(fen: str, last_move: str = "", size: int = BOARD_PX) -> str:
+def board_svg(fen: str, size: int = BOARD_PX) -> str:
     """A small SVG board of the position ``fen``; an unreadable FEN draws the start position."""
     try:
         board = chess.Board(fen)
@@ -45,7 +45,7 @@ def games_view(snap: Snapshot, rnd: int | None = None) -> dict[str, Any]:
             "move": g.ply // 2 + 1, "last_move": g.last_move, "fen": g.fen, "white_clock": g.white_clock,
             "black_clock": g.black_clock, "white_clock_text": _clock(g.white_clock), "black_clock_text": _clock(g.black_clock),
             "reported": g.reported, "result": result[1] if result else None,
-            "in_progress": g.reported is None, "svg": board_svg(g.fen, g.last_move),
+            "in_progress": g.reported is None, "svg": board_svg(g.fen),
         })
     return {"round": rnd, "games": games}
 

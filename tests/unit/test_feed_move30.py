@@ -3,6 +3,7 @@ moves of a live feed, and the arbiter's result over the feed's."""
 from __future__ import annotations
 
 from producers.doors import EmbeddedDoor
+from projections.audit import trail
 from schemas import game_ids
 from schemas.commands import CorrectResult, RecordResult
 from schemas.game_commands import ConfirmResults
@@ -81,3 +82,10 @@ def test_the_arbiter_confirms_a_reported_result_per_board_and_per_match():
     assert {k: v[1] for k, v in store.state.results.items()} == {(1, 1, 1): "1-0", (1, 1, 2): "0-1"}
     nothing = door.submit(ConfirmResults(tournament_id=TID, actor=ARBITER, round=1, table=2))
     assert not nothing.accepted and nothing.field == "table"
+
+
+def test_the_flag_is_in_the_audit_trail_with_its_rule_and_source():
+    actions = [a for a in trail(drawn(AGREED_AT_20).state) if a.what.startswith("draw-offer flag")]
+    assert [(a.round, a.what, a.who) for a in actions] == [(1, "draw-offer flag: table 1 board 1 drawn after 40 plies (threshold 60)",
+                                                            "feed-test")]
+    assert actions[0].reason.startswith("no draw offers before Black's 30th move; R-D6: founding document points 10-11")
