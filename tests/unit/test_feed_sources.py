@@ -1,6 +1,6 @@
 """Issue 29: the feed's sources behind one interface: a late arrival listed from the clocks of a
 round (R-D5, zero tolerance), PGN and DGT over HTTP (a lichess broadcast stream read for a while),
-the DGT board numbers, the poll interval's floor."""
+the DGT board numbers, the poll interval's floor, a round not yet published, the command line."""
 from __future__ import annotations
 
 import json
@@ -8,10 +8,14 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from olympiad.cli import app as cli
 from producers.doors import EmbeddedDoor
 from producers.feeds.ingester import MIN_INTERVAL, Ingester
 from producers.feeds.reading import Unreadable
 from producers.feeds.sources import DgtUrl, PgnUrl, open_source
+from projections.store import EventStore
 from schemas import game_ids
 from tests.factories import TID
 from tests.feed_games import VIDIT_MAKOTO, feed_store, later, report, snapshot
@@ -104,3 +108,15 @@ def test_a_game_of_a_round_not_yet_published_is_refused_and_sent_again_once_it_i
     first = ingester.poll_once()
     assert (first.commands, first.problems, store.state.feed.problems) == (1, 0, {})
     assert ingester.poll_once().commands == 1  # not marked as sent: tried again
+
+
+def test_olympiad_feed_polls_a_pgn_folder_into_the_store(tmp_path: Path):
+    db = f"sqlite:///{tmp_path / 'feed.sqlite'}"
+    feed_store(url=db)
+    folder = tmp_path / "pgn"
+    folder.mkdir()
+    (folder / "round-1.pgn").write_text(pgn("A player 1", "C player 1", VIDIT_MAKOTO, "1-0") + "[White \"broken\"\n\n1. e4 *\n")
+    result = CliRunner().invoke(cli, ["feed", str(folder), "--tournament", TID, "--db", db, "--polls", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "2 games, 62 new moves, 1 ended, 5 events, 1 feed problems"
+    assert EventStore(db).state.results[(1, 1, 1)][1] == "1-0"
