@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "olympiad.cmd_audit",
     "olympiad.cmd_players",
     "olympiad.cmd_whatif",
+    "olympiad.cmd_feed",
 )
 
 

@@ -19,6 +19,7 @@ principal              actor
 ``terminal-<name>``    a terminal of every table (``name`` not all digits), ``table`` None
 ``captain-<team>``     the captain of team ``<team>``: ``{"role": "captain", "id":
                        "captain-<team>", "team": "<team>"}``
+``feed-<id>``          a live game feed's ingester: ``{"role": "feed", "id": "feed-<id>"}``
 ``web``                the web app, a relay: it authenticated the actor with its tokens
                        (``olympiad.web.auth``), so the command keeps the actor it names
 =====================  ==========================================================================
@@ -48,6 +49,8 @@ def actor_of(principal: str) -> dict[str, Any] | None:
         return {"role": "terminal", "id": principal, "table": int(rest) if rest.isdigit() else None}
     if role == "captain" and rest:
         return {"role": "captain", "id": principal, "team": rest}
+    if role == "feed" and rest:
+        return {"role": "feed", "id": principal}
     return None
 
 

@@ -8,6 +8,7 @@ rule is written once for both. Loading a log never calls it (``TournamentState.e
 from __future__ import annotations
 
 from datetime import timezone
+from types import SimpleNamespace
 from typing import Any, Callable
 
 from processors.violation import RuleViolation
@@ -411,6 +412,21 @@ def _checkpoint(state: "TournamentState", e: Any) -> None:
                             rule="checkpoints are signed with the chief arbiter's key") from None
 
 
+def _game_event(state: "TournamentState", e: Any) -> None:
+    """A game's events are about a board of a published round (``board_key``); its progress, end
+    and flags follow its start (``GameStarted``)."""
+    board_key(state, e)
+    if e.type != "GameStarted" and (e.round, e.table, e.board) not in state.feed.games:
+        raise RuleViolation(f"round {e.round} table {e.table} board {e.board} has no game started", field="board",
+                            rule="a game's events follow its start")
+
+
+def _feed_problem(state: "TournamentState", e: Any) -> None:
+    """A feed problem that names a board names one of a published round."""
+    if e.round is not None and e.table is not None:
+        board_key(state, e if e.board is not None else SimpleNamespace(round=e.round, table=e.table))
+
+
 _CHECKS = {
     "TournamentCreated": _created,
     "TeamRegistered": _registered,
@@ -427,6 +443,12 @@ _CHECKS = {
     "TeamWithdrawn": _withdrawn,
     "RoundClosed": _closed,
     "CheckpointSigned": _checkpoint,
+    "GameStarted": _game_event,
+    "GameProgressed": _game_event,
+    "GameEnded": _game_event,
+    "DrawOfferRuleFlagged": _game_event,
+    "LateArrivalSuspected": _game_event,
+    "FeedProblemReported": _feed_problem,
 }
 
 
@@ -439,6 +461,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "SubmitLineup": frozenset({"chief", "arbiter", "captain"}),
     "AnnounceAbsence": frozenset({"chief", "captain"}),
     "ImportFacts": frozenset({"chief", "importer"}),
+    "ReportGame": frozenset({"chief", "feed"}),
+    "ReportFeedProblem": frozenset({"chief", "feed"}),
+    "ConfirmResults": frozenset({"chief", "arbiter"}),
 }
 """Commands open to more than the chief arbiter, and the roles that may issue them."""
 

@@ -12,6 +12,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from processors.feed_state import FEED_EVENTS, FeedState
 from processors.scoring import MatchOutcome, fold_match
 from processors.violation import RuleViolation
 from schemas.events import (
@@ -47,7 +48,8 @@ class TournamentState:
     first round a team plays (a late entry: after round 1); ``lineups[(round, team)]`` the board
     orders of its four players; ``absences[round]`` the teams that announced they will not play;
     ``proposals[round]`` the latest proposed or amended pairing not yet published;
-    ``closed[round]`` the official standings digest of a closed round.
+    ``closed[round]`` the official standings digest of a closed round; ``feed`` the games a live
+    feed shows (``processors.feed_state``).
     """
 
     tournament_id: str | None = None
@@ -66,6 +68,7 @@ class TournamentState:
     closed: dict[int, str] = field(default_factory=dict)
     checkpoints: dict[int, Any] = field(default_factory=dict)  # round -> its CheckpointSigned
     applied: dict[str, Any] = field(default_factory=dict)  # event id -> the event, to tell a copy from a reuse
+    feed: FeedState = field(default_factory=FeedState)  # a live game feed's games and flags (issue 29)
     # Folded tables, dropped whenever one of their boards changes (standings read them per round).
     _matches: dict[tuple[int, int], MatchOutcome] = field(default_factory=dict, repr=False)
 
@@ -93,6 +96,7 @@ class TournamentState:
             if isinstance(value, dict):
                 nested = value and isinstance(next(iter(value.values())), dict)
                 setattr(clone, f.name, {k: dict(v) for k, v in value.items()} if nested else value.copy())
+        clone.feed = self.feed.fork()
         return clone
 
     # ------------------------------------------------------------------ evolve
@@ -117,7 +121,7 @@ class TournamentState:
         """
         if self.seen(event):
             return False
-        handler = getattr(self, "_on_" + event.type, None)
+        handler = self.feed.evolve if event.type in FEED_EVENTS else getattr(self, "_on_" + event.type, None)
         if handler is None:
             raise RuleViolation(f"{event.type} is derived, not an input event", field="type", rule="input events")
         handler(event)

@@ -45,6 +45,7 @@ from typing import Any
 from processors.rules import pairing_digest
 from processors.tournament import RuleViolation, TournamentState
 from projections.anchors import Anchors
+from projections.feed_trail import FEED_TRAIL
 from projections.pairing.proposal import propose_round
 from projections.replay import replay
 from schemas.chain import chain_next, chain_start, last_checkpoint_hash, signed_message
@@ -467,7 +468,7 @@ class _Proposals:
 def trail(state: TournamentState) -> list[Action]:
     """Every arbiter action in the log, in log order: amended pairings, overridden absolute rules,
     corrections (late ones marked), forfeits, withdrawals, late entries, absences, closed rounds,
-    with who, when and the reason."""
+    a live feed's flags and problems (``projections.feed_trail``), with who, when and the reason."""
     out: list[Action] = []
     published_at: dict[int, int] = {}
     for i, e in enumerate(state.applied.values()):
@@ -498,4 +499,6 @@ def trail(state: TournamentState) -> list[Action]:
             out.append(Action(when, who, e.round, f"{e.team_id} absent in round {e.round}", e.reason))
         elif e.type == "RoundClosed":
             out.append(Action(when, who, e.round, f"round {e.round} closed", ""))
+        elif e.type in FEED_TRAIL:
+            out.append(Action(when, who, e.round, *FEED_TRAIL[e.type](e)))
     return out

@@ -23,37 +23,14 @@ from schemas.events import (
     INPUT_EVENTS, EventSchemaError, ForfeitReason, Player, ResultCode, Table, json_object, parse_event, shown, validation_error,
 )
 from schemas.limits import (
-    ActorId, Board, Federation, Name, Note, PairingNo, Reason, Round, TableNo, TeamId, Timestamp, TournamentId,
+    Board, Federation, Name, Note, PairingNo, Reason, Round, TableNo, TeamId, Timestamp,
 )
+from schemas.command_base import Actor, CommandBase as _Command, Role  # noqa: F401 - Actor, Role: named here by every door
+from schemas.game_commands import GAME_COMMANDS
 from schemas.profile import RuleProfile
-
-Role = Literal["chief", "arbiter", "terminal", "captain", "importer"]
-"""Who asks: the chief arbiter (every command), an arbiter (results, forfeits, line-ups), a
-result-entry terminal (the board results of its table in the current round), a team captain
-(its team's line-up and absence), an importer (the facts of a data set or a file, ``ImportFacts``)."""
-
 
 INPUT_TYPES = frozenset(cls.model_fields["type"].default for cls in INPUT_EVENTS)
 """The event types an import may carry: a log's facts, not what the pipeline derives."""
-
-
-class Actor(BaseModel):
-    """Who issues a command: ``role``, ``id``; a terminal's ``table`` (None: every table) and a
-    captain's ``team``."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    role: Role
-    id: ActorId
-    table: TableNo | None = None
-    team: TeamId | None = None
-
-
-class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    tournament_id: TournamentId
-    actor: Actor
-    issued_at: Timestamp | None = None
-    command_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] | None = None
 
 
 class CreateTournament(_Command):
@@ -324,6 +301,7 @@ class ImportFacts(_Command):
 COMMANDS = (
     CreateTournament, RegisterTeam, ImportTeams, ImportFacts, ChangeRoster, SetStartingRanks, SubmitLineup, AnnounceAbsence,
     WithdrawTeam, PairRound, AmendPairing, PublishRound, RecordResult, RecordResults, RecordForfeit, CorrectResult, CloseRound,
+    *GAME_COMMANDS,
 )
 Command = Annotated[Union[COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
 COMMAND_TYPES: dict[str, type[_Command]] = {cls.model_fields["command"].default: cls for cls in COMMANDS}

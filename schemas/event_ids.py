@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
+from schemas import game_ids
+
 
 def created(t: str) -> str:
     """``TournamentCreated``."""
@@ -93,6 +95,8 @@ def of_event(event) -> tuple[str, bool]:
     ``event`` is any input event of ``schemas.events``; raises ``KeyError`` for a derived one."""
     t, kind = event.tournament_id, event.type
     e = event
+    if kind in game_ids.KINDS:
+        return game_ids.of_event(event)
     fixed = {
         "TournamentCreated": lambda: created(t),
         "TeamRegistered": lambda: team(t, e.team_id),
@@ -124,6 +128,9 @@ def matches(event) -> bool:
     want, numbered = of_event(event)
     if not numbered:
         return event.event_id == want
+    if event.type == "FeedProblemReported":  # a problem's key: 16 hex digits (schemas.game_ids)
+        key = event.event_id[len(want):]
+        return event.event_id.startswith(want) and len(key) == 16 and all(c in "0123456789abcdef" for c in key)
     if event.event_id == want.rstrip("/"):
         return True
     n = event.event_id[len(want):]

@@ -22,9 +22,11 @@ from typing import Annotated, Any, Callable, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from schemas import limits, refusals
+from schemas.event_base import EventBase as _Event
+from schemas.game_events import GAME_EVENTS
 from schemas.limits import (
-    ActorId, Board, Bool, EventId, Federation, FideId, Int, Name, Note, PairingNo, Reason, Round, TableNo, TeamId,
-    Timestamp, Title, TournamentId,
+    Board, Bool, EventId, Federation, FideId, Int, Name, Note, PairingNo, Reason, Round, TableNo, TeamId,
+    Timestamp, Title,
 )
 from schemas.profile import RuleProfile
 from schemas.refusals import shown
@@ -41,17 +43,6 @@ a refused handshake (FIDE Olympiad regulations), an absent player or team, or an
 (the note says which)."""
 
 Teams = Annotated[tuple[TeamId, ...], Field(max_length=limits.MAX_LIST)]
-
-
-class _Event(BaseModel):
-    # defer_build: a type's validator is built when an event of that type is first read, so that a
-    # command reading five of the seventeen types (a replay) does not build the other twelve.
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    event_id: EventId
-    tournament_id: TournamentId
-    occurred_at: Timestamp | None = None
-    actor: ActorId | None = None
 
 
 class Player(BaseModel):
@@ -293,7 +284,7 @@ class StandingsUpdated(_Event):
 INPUT_EVENTS = (
     TournamentCreated, TeamRegistered, RosterChanged, StartingRanksSet, LineupSubmitted, AbsenceAnnounced,
     RoundPaired, PairingProposed, PairingAmended, BoardResultRecorded, BoardResultCorrected, MatchForfeited,
-    TeamWithdrawn, RoundClosed, CheckpointSigned,
+    TeamWithdrawn, RoundClosed, CheckpointSigned, *GAME_EVENTS,
 )
 """Event types of a tournament's log (what commands yield and importers produce)."""
 DERIVED_EVENTS = (StandingsUpdated,)

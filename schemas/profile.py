@@ -140,6 +140,15 @@ class RuleProfile(BaseModel):
     # --- FIDE C.04.6 (2026) Swiss Team pairing instead of D.02 when set (SwissTeamRules)
     swiss_team: SwissTeamRules | None = None
     tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")
+    # --- a live game feed (issue 29, ``processors.deciders.games``)
+    # Results a feed reports become board results when the arbiter confirms them ("arbiter"), or at once ("automatic").
+    feed_results: Literal["arbiter", "automatic"] = "arbiter"
+    # Draw offers (R-D6): allowed any time ("none"), not before Black's 30th move ("black-30": a game drawn
+    # before ply 60), not before the 31st move ("move-31": before ply 61); ``draw_offers_source`` cites the rule.
+    draw_offers: Literal["none", "black-30", "move-31"] = "none"
+    draw_offers_source: str = ""
+    # Default time (R-D5): seconds a player may arrive after the start; 0 is zero tolerance.
+    default_time_s: Annotated[int, Field(strict=True, ge=0, le=7200)] = 0
 
     @property
     def pairing_source(self) -> str:
@@ -175,6 +184,8 @@ OLYMPIAD_2008 = RuleProfile(
     group_order="top-down",
     group_pairing="burstein-2008",
     tiebreak_order_note="FIDE news item 2008 (S1), spec R-T1",
+    draw_offers="black-30",
+    draw_offers_source="R-D6: founding document points 10-11 (no draw offers before Black's 30th move; S2, S25)",
 )
 
 OLYMPIAD_2022 = RuleProfile(

@@ -36,7 +36,7 @@ from fastapi_offline import FastAPIOffline
 
 from olympiad.clock import Clock, now
 from olympiad.web import (
-    commands_api, pages_api, players_api, results_api, rounds_api, standings_api, teams_api, terminals_api,
+    commands_api, games_api, pages_api, players_api, results_api, rounds_api, standings_api, teams_api, terminals_api,
     tournaments_api, whatif_api,
 )
 from olympiad.web.api_errors import install_refusals
@@ -50,7 +50,7 @@ from projections.views.standings import compact_rows
 STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE_S = 15.0  # seconds between keep-alive comments on the streams
 ROUTERS = (tournaments_api, rounds_api, results_api, standings_api, teams_api, players_api, terminals_api, commands_api,
-           whatif_api, pages_api)
+           whatif_api, games_api, pages_api)
 
 
 def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chief_key: Any = None,

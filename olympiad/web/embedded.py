@@ -82,7 +82,7 @@ class EmbeddedBackend:
         applied = self.store.state.applied  # in the order applied: the new ones last
         new = list(applied.values())[before:] if len(applied) != before else []
         for e in new:
-            if hasattr(e, "table"):
+            if getattr(e, "table", None) is not None:  # a feed problem may name no table
                 self._touched[(e.round, e.table)] = None
             self._caused.append(e.event_id)
         self._after_publication(new)
@@ -103,7 +103,7 @@ class EmbeddedBackend:
             fresh = [] if outcome.already_recorded or not outcome.accepted else outcome.event_ids
             for event_id in fresh:
                 e = self.store.state.applied[event_id]
-                if hasattr(e, "table"):
+                if getattr(e, "table", None) is not None:  # a feed problem may name no table
                     self._touched[(e.round, e.table)] = None
                 self._caused.append(event_id)
             self._after_publication([self.store.state.applied[i] for i in fresh])

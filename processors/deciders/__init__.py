@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from processors.deciders import imports, lineups, results, rounds, teams, tournament
+from processors.deciders import games, imports, lineups, results, rounds, teams, tournament
 from processors.deciders.identity import same_fact
 from processors.deciders.roles import check_role
 from processors.rules import check_event, check_tournament
@@ -43,6 +43,9 @@ DECIDERS: dict[str, Callable[[TournamentState, Any], list[Any]]] = {
     "RecordResults": results.record_table,
     "RecordForfeit": results.forfeit,
     "CorrectResult": results.correct,
+    "ReportGame": games.report,
+    "ReportFeedProblem": games.problem,
+    "ConfirmResults": games.confirm,
 }
 
 

@@ -1,0 +1,86 @@
+"""Issue 29, acceptance 3: from a headless Chromium, the scoreboard shows a board in progress (move
+number and position) and updates it as the feed advances; the arbiter page confirms a reported
+result. ``olympiad serve`` on a SQLite store; the feed's ingester writes beside it (the fixture
+writes the round's PGN, the ingester polls)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from olympiad.web.local_server import call, free_port
+from producers.doors import EmbeddedDoor
+from producers.feeds.ingester import Ingester
+from producers.feeds.sources import PgnFiles
+from projections.store import EventStore
+from tests.e2e.test_browser import browsers, chromium  # noqa: F401 (fixture)
+from tests.factories import TID
+from tests.feed_games import FEED, VIDIT_MAKOTO, feed_store
+from tests.unit.test_feed_bad import pgn
+
+pytestmark = pytest.mark.e2e
+CHIEF = "feed-e2e-chief-3b8d1f06a2c94e75"
+CARD = '#games .game[data-table="1"][data-board="1"]'
+
+
+def serve(db: str, port: int) -> subprocess.Popen:
+    """``olympiad serve`` of ``db``; returns once the API answers."""
+    proc = subprocess.Popen([sys.executable, "-m", "olympiad", "serve", "--db", db, "--port", str(port)],
+                            env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": CHIEF}, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            call(f"http://127.0.0.1:{port}/api/setup")
+            return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("olympiad serve did not start")
+            time.sleep(0.1)
+
+
+def test_the_scoreboard_follows_a_game_and_the_arbiter_confirms_its_result(tmp_path: Path, browsers):  # noqa: F811
+    db = f"sqlite:///{tmp_path / 'feed.sqlite'}"
+    feed_store(feed_results="arbiter", url=db)
+    folder = tmp_path / "feed"
+    folder.mkdir()
+    ingester = Ingester(EmbeddedDoor(EventStore(db)).submit, TID, [PgnFiles(folder)], FEED)
+
+    def play(plies: int, result: str = "*") -> None:
+        (folder / "round-1.pgn").write_text(pgn("A player 1", "C player 1", VIDIT_MAKOTO[:plies], result), encoding="utf-8")
+        assert ingester.poll_once().problems == 0
+
+    play(10)
+    port = free_port()
+    proc = serve(db, port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        board = browsers()
+        board.get(f"{base}/")
+        WebDriverWait(board, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{CARD}[data-ply="10"]'))
+        card = board.find_element(By.CSS_SELECTOR, CARD)
+        assert "move 6 · last O-O" in card.text and "A player 1 – C player 1" in card.text
+        assert card.find_elements(By.CSS_SELECTOR, "svg")  # the position, drawn by python-chess
+        play(21)
+        WebDriverWait(board, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{CARD}[data-ply="21"]'))
+        assert "move 11 · last a4" in board.find_element(By.CSS_SELECTOR, CARD).text
+        play(62, "1-0")
+        WebDriverWait(board, 20).until(lambda d: "reported 1-0" in d.find_element(By.CSS_SELECTOR, CARD).text)
+
+        arbiter = browsers()
+        arbiter.get(f"{base}/arbiter#token={CHIEF}")
+        button = '#feed-confirm tr[data-table="1"][data-board="1"] button.confirm-board'
+        WebDriverWait(arbiter, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, button))
+        arbiter.find_element(By.CSS_SELECTOR, button).click()
+        WebDriverWait(arbiter, 10).until(lambda d: "Confirm round 1 table 1 board 1: recorded" in d.find_element(By.ID, "message").text)
+        assert EventStore(db).state.results[(1, 1, 1)][1] == "1-0"
+        WebDriverWait(board, 20).until(lambda d: "result 1-0" in d.find_element(By.CSS_SELECTOR, CARD).text)
+    finally:
+        proc.terminate()
+        proc.wait(10)
