@@ -137,6 +137,13 @@ class RuleProfile(BaseModel):
     tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")
 
     @property
+    def primary_score(self) -> Literal["mp", "gp"]:
+        """The score that decides standings and pairing: "mp" (match points), or "gp" (game points)
+        when a C.04.6 profile says so (``swiss_team.primary_score``, art. 1.2); D.02 and the 2008
+        rules decide on MP (R-D3, R-T1)."""
+        return self.swiss_team.primary_score if self.swiss_team is not None else "mp"
+
+    @property
     def pairing_source(self) -> str:
         """The rule text this profile's pairing system follows, as its explanations cite it
         (``PAIRING_SOURCES`` by ``group_pairing``; C.04.6 when ``swiss_team`` is set)."""

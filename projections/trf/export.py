@@ -277,7 +277,8 @@ class _Writer:
                                      (("W", 1), ("D", Decimal("0.5")), ("L", 0), ("P", pab_game))),
                 f"192 {self.type_code}"]
         codes = [c07_code(name) for name in p.tiebreaks]
-        out += [f"202 {','.join(codes)}", f"212 {','.join(['MPTS', *codes])}",
+        primary = "GPTS" if p.primary_score == "gp" else "MPTS"  # 212 leads with the primary score (C.04.6 art. 1.2)
+        out += [f"202 {','.join(codes)}", f"212 {','.join([primary, *codes])}",
                 "352 " + "".join("W" if b % 2 else "B" for b in range(1, p.boards + 1)),
                 "362 " + "   ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in (("TW", mp.win), ("TD", mp.draw), ("TL", mp.loss)))]
         return out
