@@ -143,3 +143,83 @@ def test_board_count_ranks_teams_equal_on_game_points_lower_first():
                       *match(1, 1, ("1-0", "0-1", "1/2-1/2", "1/2-1/2")), *match(1, 2, ("1/2-1/2", "0-1", "1-0", "1/2-1/2"))])
     rows = compute_standings(build_history(state), state.profile)
     assert [(r.rank, r.team_id, r.tiebreaks["BC"]) for r in rows[:2]] == [(1, "B", Decimal("6.5")), (2, "C", Decimal("7.5"))]
+
+
+# ---------------------------------------------------------------------- accelerations (C.04.7, R-A1)
+def swiss(**update) -> RuleProfile:
+    return RuleProfile.model_validate({**SWISS_TEAM_2026.model_dump(), "name": "swiss", **update})
+
+
+@pytest.mark.parametrize("method", ["top-half", "baku-even"])
+def test_the_2008_constant_is_refused_under_c046(method):
+    """C.04.2 (2026) art. 1.1, applied by the C.04.6 preface: only a FIDE-approved accelerated system
+    (C.04.7); the +2 MP constant is the olympiad-2008 rule."""
+    with pytest.raises(ValidationError, match=r"acceleration: .* \[rule: C\.04\.2 2026 art\. 1\.1"):
+        swiss(acceleration=method)
+
+
+def test_d02_2022_takes_no_acceleration():
+    """A D.02 profile under its own name with an acceleration: refused (D.02 2022 pairs by MP, then
+    pairing number: art. 3.2), whichever method."""
+    from schemas.profile import OLYMPIAD_2022
+    for method in ("top-half", "c04.7-baku"):
+        with pytest.raises(ValidationError, match=r"\[rule: D\.02 2022 art\. 3\.2"):
+            RuleProfile.model_validate({**OLYMPIAD_2022.model_dump(), "name": "club-d02", "acceleration": method})
+
+
+def test_c047_is_refused_for_the_2008_rules_and_with_gp_primary():
+    from schemas.profile import OLYMPIAD_2008
+    with pytest.raises(ValidationError, match=r"\[rule: R-A1\.\.R-A3: the 2008 rules accelerate by their own constant"):
+        RuleProfile.model_validate({**OLYMPIAD_2008.model_dump(), "name": "x", "acceleration": "c04.7-baku"})
+    with pytest.raises(ValidationError, match=r"\[rule: C\.04\.7 premise"):
+        swiss(acceleration="c04.7-baku", swiss_team=SwissTeamRules(primary_score="gp"))
+    with pytest.raises(ValidationError, match=r"acceleration_rounds: 3 is not read: C\.04\.7 fixes its own schedule"):
+        swiss(acceleration="c04.7-baku", acceleration_rounds=3)
+
+
+def test_a_d02_switch_is_refused_under_c046():
+    """C.04.6 does not read the D.02 switches: a value other than the default is refused with its rule;
+    the value C.04.6 follows anyway (pairing order MP then pairing number) is accepted."""
+    with pytest.raises(ValidationError, match=r"group_order: 'median-first' is not read by FIDE C\.04\.6 2026 .*\[rule: R-G2 / R-G3"):
+        swiss(group_order="median-first")
+    assert swiss(pairing_order="mp-then-pairing-number").system == "c04.6"
+
+
+def test_creation_judges_a_profile_built_without_validation():
+    """``model_copy(update=...)`` skips pydantic's validation: the create decider judges the profile whole."""
+    from processors.deciders.tournament import resolve_profile
+    from processors.tournament import RuleViolation
+    with pytest.raises(RuleViolation, match=r"acceleration: 'top-half'") as exc:
+        resolve_profile(SWISS_TEAM_2026.model_copy(update={"name": "x", "acceleration": "top-half"}))
+    assert exc.value.field == "profile" and exc.value.rule.startswith("C.04.2 2026 art. 1.1")
+
+
+def test_baku_schedule_and_groups_as_c047_writes_them():
+    """C.04.7: accelerated rounds = the first half, rounded up; full virtual points in the first half of
+    those, rounded up, half after. 9 rounds: 5 accelerated, 1 point in rounds 1-3, 0.5 in 4-5 (the
+    article's example): in MP 2/1/0, 2 MP then 1 MP. GA = 2 x ceil(N / 4): 161 players -> 82."""
+    from projections.pairing.acceleration import baku_points, baku_schedule
+    assert baku_schedule(9) == (5, 3) and baku_schedule(11) == (6, 3) and baku_schedule(5) == (3, 2)
+    nine = swiss(acceleration="c04.7-baku", rounds=9)
+    assert [baku_points(nine, r) for r in range(1, 10)] == [2, 2, 2, 1, 1, 0, 0, 0, 0]
+    assert 2 * -(-161 // 4) == 82
+
+
+def test_c047_accelerates_the_c046_pairing_of_round_one():
+    """8 teams, 5 rounds, c04.7-baku: GA = TPN 1-4 (2 x ceil(8/4)) with 2 virtual MP in round 1. The top
+    scoregroup is 1-4: C.04.6 art. 3.6 takes the first identifier in lexicographic order, tops 1, 2 and
+    bottoms 3, 4: 1-3, 2-4; then 5-7, 6-8. Unaccelerated the one bracket gives 1-5, 2-6, 3-7, 4-8. The
+    trace says the acceleration."""
+    from projections.pairing.systems import propose_pairing
+
+    def pairs(profile: RuleProfile) -> tuple[set, tuple]:
+        state = state_of([created(profile), *(team(f"T{n}", n) for n in range(1, 9))])
+        p = propose_pairing(build_history(state), state.profile, 1)
+        return {frozenset((int(t.home[1:]), int(t.away[1:]))) for t in p.tables}, p.trace
+
+    accelerated, trace = pairs(swiss(acceleration="c04.7-baku", rounds=5))
+    assert accelerated == {frozenset(p) for p in ((1, 3), (2, 4), (5, 7), (6, 8))}
+    assert any("C.04.7 Baku acceleration, round 1 (3 accelerated rounds): GA = TPN 1-4 (4 teams), 2 virtual MP each"
+               in str(line) for line in trace)
+    plain, _ = pairs(swiss(rounds=5))
+    assert plain == {frozenset(p) for p in ((1, 5), (2, 6), (3, 7), (4, 8))}
