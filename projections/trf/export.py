@@ -402,8 +402,9 @@ class _Writer:
                 line.put((first, first + 2), f"{self.tpn[team] if team else 0:03d}")
             out.append(line.text())
         for r in range(1, through + 1):
-            # A late entry's rounds before it entered are not absences: it was not in the tournament yet.
-            absent = [self.tpn[t] for t in self.order if self.history.rounds[r][t].kind == "absent" and self.history.teams[t].entered <= r]
+            # A late entry's rounds before it entered ("not-entered") are not absences: it was not in the
+            # tournament yet (its first round is in the team's comment, from_round).
+            absent = [self.tpn[t] for t in self.order if self.history.rounds[r][t].kind == "absent"]
             if absent:
                 line = rec.Line("240").put((5, 5), "Z").put((7, 9), f"{r:03d}")
                 for k, tpn in enumerate(absent):

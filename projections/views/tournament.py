@@ -55,6 +55,7 @@ def arbiter_view(state: TournamentState) -> dict[str, Any]:
             "type": proposal.type, "round": proposal.round, "event_id": proposal.event_id,
             "tables": [{"table": t.table, "home": refs[t.home], "away": refs[t.away]} for t in proposal.tables],
             "bye": refs[proposal.bye] if proposal.bye else None, "absent": [refs[a] for a in proposal.absent],
+            "not_entered": [refs[t] for t in state.teams if state.entered.get(t, 1) > proposal.round],
             "reason": getattr(proposal, "reason", ""), "report": list(getattr(proposal, "report", ())),
         },
     }

@@ -223,3 +223,61 @@ def test_c047_accelerates_the_c046_pairing_of_round_one():
                in str(line) for line in trace)
     plain, _ = pairs(swiss(rounds=5))
     assert plain == {frozenset(p) for p in ((1, 5), (2, 6), (3, 7), (4, 8))}
+
+
+# ---------------------------------------------------------------------- late entries (C.04.2)
+def rated(code: str, rating: int, from_round: int | None = None):
+    """Team ``code`` without a start-list number (R-I1 numbers it), its players rated ``rating`` - 10 x board."""
+    return team(code, 1, rating).model_copy(update={"pairing_number": None, "from_round": from_round})
+
+
+def late_entry_events(profile: RuleProfile) -> list:
+    """Six teams A..F rated 2600 .. 2100 (R-I1: A 1 .. F 6) and the latecomer L (2450, between B 2500
+    and C 2400) registered to play from round 2. Round 1: C absent (the pairing lists it), five teams
+    to pair: A-D, B-E, F the PAB."""
+    return [created(profile), *(rated(c, r) for c, r in zip("ABCDEF", (2600, 2500, 2400, 2300, 2200, 2100))),
+            rated("L", 2450, from_round=2),
+            paired(1, [("A", "D"), ("B", "E")], bye="F", absent=("C",)),
+            *match(1, 1, HOME_2_5), *match(1, 2, HOME_2_5)]
+
+
+def test_a_late_entry_takes_its_place_in_the_initial_order_by_c042():
+    """C.04.2 (2026) late entries, the default of C.04.6: L, rated between the 2nd (B) and the 3rd (C),
+    is given pairing number 3; C..F move down to 4..7. With ``late_entry_numbers`` "stable" it takes
+    the next free number, 7, and nobody moves."""
+    from projections.seeding import tournament_pairing_numbers
+    c042 = state_of(late_entry_events(SWISS_TEAM_2026))
+    assert c042.profile.late_entry_numbers == "c04.2"
+    assert tournament_pairing_numbers(c042) == {"A": 1, "B": 2, "L": 3, "C": 4, "D": 5, "E": 6, "F": 7}
+    stable = state_of(late_entry_events(swiss(late_entry_numbers="stable")))
+    assert tournament_pairing_numbers(stable) == {"A": 1, "B": 2, "C": 3, "D": 4, "E": 5, "F": 6, "L": 7}
+
+
+def test_the_olympiad_profiles_keep_stable_numbers():
+    """The Olympiad rules number the teams once (D.02 2022 art. 3.1; 2008 alike): a profile of theirs
+    that does not say otherwise has stable numbers; it may choose C.04.2."""
+    from schemas.profile import OLYMPIAD_2008, OLYMPIAD_2022
+    assert OLYMPIAD_2008.late_entry_numbers == OLYMPIAD_2022.late_entry_numbers == "stable"
+    assert RuleProfile.model_validate({**OLYMPIAD_2022.model_dump(), "name": "o", "late_entry_numbers": "c04.2"}).late_entry_numbers == "c04.2"
+
+
+def test_not_yet_entered_is_its_own_state():
+    """Round 1: C announced absent keeps its number (4 by C.04.2) and is "absent"; L is "not-entered"
+    (not in the tournament yet): in the history, the pairings view, the trace of round 1's pairing,
+    and the TRF export (240 Z names C only; L's first round is in its comment)."""
+    from projections.views.matches import pairings_view
+    from projections.views.snapshot import Snapshot
+    events = late_entry_events(SWISS_TEAM_2026)
+    state = state_of(events)
+    history = build_history(state)
+    assert (history.rounds[1]["C"].kind, history.rounds[1]["L"].kind) == ("absent", "not-entered")
+    assert history.teams["C"].pairing_number == 4
+    view = pairings_view(Snapshot(state=state, standings={}), 1)
+    assert [t["team_id"] for t in view["absent"]] == ["C"] and [t["team_id"] for t in view["not_entered"]] == ["L"]
+    zed = [line for line in export_trf(events).splitlines() if line.startswith("240 Z")]
+    assert zed == ["240 Z 001 0004"]
+    assert [r.team_id for r in compute_standings(history, state.profile)].count("L") == 0
+    from projections.pairing.systems import propose_pairing
+    before = state_of(events[:8])
+    first = propose_pairing(build_history(before), before.profile, 1, absent=("C",))
+    assert "(absent: C) (not yet entered: L)" in str(first.trace[0])
