@@ -93,7 +93,8 @@ ACCELERATIONS: dict[str | None, Acceleration] = {
 }
 
 _NOT_APPROVED = {
-    EXCHANGE_2022: "D.02 2022 art. 3.2: pairing by MP, then pairing number, with no virtual points",
+    EXCHANGE_2022: "D.02 2022 art. 3.2: pairing by MP, then pairing number, with no virtual points (C.04.7 is "
+                   "approved for the FIDE Swiss systems, C.04.2 2026 art. 1.1)",
     SWISS_TEAM: "C.04.2 2026 art. 1.1 (applied by the C.04.6 preface): only a FIDE-approved accelerated "
                 "system, C.04.7; the 2008 constant is the olympiad-2008 rule (R-A1)",
     BURSTEIN_2008: "R-A1..R-A3: the 2008 rules accelerate by their own constant (top-half, baku-even); "

@@ -174,5 +174,8 @@ def c07_code(name: str) -> str:
 
 def standings_codes(codes: list[str]) -> tuple[str, ...]:
     """A profile's tie-breaks from a TRF 212/202 list: the leading points (``PTS``/``MPTS``, the MP rank)
-    dropped, every other code validated (``parse_tiebreak``) and kept in its canonical form."""
-    return tuple(parse_tiebreak(c).text for c in codes if c.upper() not in ("PTS", "MPTS"))
+    and any other ``PTS`` dropped, every other code validated (``parse_tiebreak``) and kept in its
+    canonical form (an ``MPTS`` after the first code is a tie-break of the list: ``212 MPTS,MPTS``)."""
+    if codes and codes[0].upper() in ("PTS", "MPTS"):
+        codes = codes[1:]
+    return tuple(parse_tiebreak(c).text for c in codes if c.upper() != "PTS")
