@@ -128,5 +128,8 @@ class C07Context:
             return self.board_count_of_group(group)
         p = self.profile
         keys = [lambda t, n=n: self.board_key(n, t) for n in _EDE_BOARD_KEYS[code.acronym]]
-        return extended_direct_encounter(self.history, group, Decimal(p.match_points.win), Decimal(p.boards),
-                                         code.played_forfeits, keys, self.gp)
+        mp, gp = ("MP", Decimal(p.match_points.win)), ("GP", Decimal(p.boards))
+        if p.primary_score == "gp":  # 13.3.1: the primary score first
+            return extended_direct_encounter(self.history, group, (gp, mp), code.played_forfeits, keys,
+                                             {t: self.rounds.total(t, "MP") for t in group})
+        return extended_direct_encounter(self.history, group, (mp, gp), code.played_forfeits, keys, self.gp)

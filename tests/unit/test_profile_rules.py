@@ -281,3 +281,19 @@ def test_not_yet_entered_is_its_own_state():
     before = state_of(events[:8])
     first = propose_pairing(build_history(before), before.profile, 1, absent=("C",))
     assert "(absent: C) (not yet entered: L)" in str(first.trace[0])
+
+
+# ---------------------------------------------------------------------- the tables of the docs
+def test_every_switch_and_code_is_in_the_tables_with_its_rule():
+    """``schemas.profile_switches.SWITCHES`` names every field of the profile; docs/profiles.md lists each
+    with the systems that read it, docs/tiebreaks.md each code of the C.07 grammar with its article."""
+    from pathlib import Path
+
+    from schemas.profile_switches import SWITCHES
+    from schemas.tiebreak_codes import CATALOGUE
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    assert set(SWITCHES) == set(RuleProfile.model_fields)
+    profiles = (docs / "profiles.md").read_text()
+    assert [k for k, s in SWITCHES.items() if f"| `{k}` | " not in profiles or s.rule not in profiles] == []
+    tiebreaks = (docs / "tiebreaks.md").read_text()
+    assert [c for c, r in CATALOGUE.items() if f"| `{c}` | {r.article.removeprefix('C.07 2026 ')} |" not in tiebreaks] == []
