@@ -189,7 +189,8 @@ def render(body: dict[str, Any], created: dict[str, Any] | None) -> str:
     tiebreaks = tuple(created["profile"]["tiebreaks"]) if created else tuple(sorted(body["rows"][0]["tiebreaks"]) if body["rows"] else ())
     name = created["name"] if created else body["tournament_id"]
     title = f"{name}: standings after round {body['round']}" + ("" if body["complete"] else " (provisional)")
-    return standings_text(body["rows"], tiebreaks, title)
+    primary = str(((created or {}).get("profile", {}).get("swiss_team") or {}).get("primary_score", "mp")).upper()
+    return standings_text(body["rows"], tiebreaks, title, primary)
 
 
 class _Bar:

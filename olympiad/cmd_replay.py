@@ -45,7 +45,8 @@ def replay(
     from olympiad.render import standings_text
 
     title = f"{state.created.name}: standings after round {standings.round}" + ("" if standings.complete else " (provisional)")
-    sys.stdout.write(standings_text(standings.document["rows"], state.profile.tiebreaks, title) + "\n")
+    sys.stdout.write(standings_text(standings.document["rows"], state.profile.tiebreaks, title,
+                                    state.profile.primary_score.upper()) + "\n")
     sys.stdout.write(f"profile {state.profile.name}; {len(events)} events; standings sha256 {standings.digest}\n")
 
 

@@ -15,15 +15,15 @@ from projections.views.ranking import ranked_rows
 LEFT = {"name", "federation", "decided_by"}
 
 
-def standings_text(rows: Iterable[Mapping[str, Any]], tiebreaks: tuple[str, ...], title: str) -> str:
+def standings_text(rows: Iterable[Mapping[str, Any]], tiebreaks: tuple[str, ...], title: str, primary: str = "MP") -> str:
     """The standings ``rows`` (document rows, rank order) as a text table under ``title``; a
     shared place prints its rank once; the last column is "decided by", the key that puts a row
     below the one above (``projections.views.ranking.ranked_rows``, as on the web page; "=" a
     shared place); the last line names the order of the criteria."""
-    columns = standings_columns(tiebreaks)
+    columns = standings_columns(tiebreaks, primary)
     lines: list[list[str]] = []
     previous = None
-    for row in ranked_rows(list(rows), tiebreaks):
+    for row in ranked_rows(list(rows), tiebreaks, primary=primary):
         by = row["decided_by"]
         row["decided_by"] = "=" if by == SHARED else by or ""
         cells = [cell(row, c["key"]) for c in columns]
@@ -39,7 +39,7 @@ def standings_text(rows: Iterable[Mapping[str, Any]], tiebreaks: tuple[str, ...]
                          for v, w, c in zip(cells, widths, columns)).rstrip()
 
     body = [title, fmt(header), *(fmt(c) for c in lines)]
-    body.append(f"order: MP, {', '.join(tiebreaks)}, pairing number")
+    body.append(f"order: {primary}, {', '.join(tiebreaks)}, pairing number")
     return "\n".join(body)
 
 

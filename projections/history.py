@@ -4,7 +4,9 @@ One ``TeamRound`` per team and round through the asked round. Kinds:
 ``played`` (a match with at least one board over the board), ``forfeit-win`` / ``forfeit-loss``
 (a match forfeited on every board: R-D7, not a meeting, no colour), ``bye`` (pairing-allocated,
 R-D9: the profile's bye award), ``absent`` (not paired, or withdrawn: 0 MP, 0 GP),
-``pending`` (paired, match not complete yet: no MP).
+``not-entered`` (a late entry's rounds before it entered: not in the tournament yet, 0 MP, 0 GP;
+C.04.2 late entries: "no points for unplayed rounds"), ``pending`` (paired, match not complete yet:
+no MP).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from schemas.events import RoundPaired, Table
 from schemas.points import ZERO
 from schemas.profile import RuleProfile
 
-Kind = Literal["played", "forfeit-win", "forfeit-loss", "forfeit-draw", "bye", "absent", "pending"]
+Kind = Literal["played", "forfeit-win", "forfeit-loss", "forfeit-draw", "bye", "absent", "not-entered", "pending"]
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,9 @@ def _round_records(tid: str | None, pairing: RoundPaired, outcomes: tuple[MatchO
                                                lambda: _table_records(r, t, m, pairing.colours_known))
     if pairing.bye is not None:
         per[pairing.bye] = TeamRound(r, pairing.bye, None, profile.bye_award.gp, profile.bye_award.mp, "bye", None)
-    for team in teams:
+    for team, info in teams.items():
         if team not in per:
-            per[team] = TeamRound(r, team, None, ZERO, 0, "absent", None)
+            per[team] = TeamRound(r, team, None, ZERO, 0, "not-entered" if info.entered > r else "absent", None)
     return per
 
 

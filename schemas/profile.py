@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from schemas.points import Points
+from schemas.profile_switches import BURSTEIN_2008, EXCHANGE_2022, SWISS_TEAM, check_switches
 from schemas.tiebreak_codes import check_tiebreak
 
 # An Olympiad name ("OSB-C1", "BH-C1", "GP", "OSB", "BH") or a C.07 2026 code ("EMGSB/C1", "BH:GP/M1/P" ...):
@@ -103,8 +104,10 @@ class RuleProfile(BaseModel):
     unplayed: UnplayedPolicy = "virtual-opponent"
     # A whole-match forfeit counts as a meeting in the tie-breaks (Samarkand 2026 practice).
     forfeited_match_in_tiebreaks: bool = True
-    # --- pairing (R-A*, R-O*, R-G*, R-W*, R-X1, R-F*, R-C*, R-B*)
-    acceleration: Literal["top-half", "baku-even"] | None = "top-half"
+    # --- pairing (R-A*, R-O*, R-G*, R-W*, R-X1, R-F*, R-C*, R-B*); which system reads which switch:
+    # schemas.profile_switches.SWITCHES. Acceleration: the 2008 constant ("top-half", "baku-even",
+    # R-A1..R-A3) for the 2008 rules, the C.04.7 Baku method ("c04.7-baku") for C.04.6.
+    acceleration: Literal["top-half", "baku-even", "c04.7-baku"] | None = "top-half"
     acceleration_rounds: int = 2
     acceleration_mp: int = 2
     pairing_order: Literal["standings", "mp-then-pairing-number"] = "standings"
@@ -137,6 +140,11 @@ class RuleProfile(BaseModel):
     # performance (None: the game is left out, FIDE B.02 Ra is the average of the rated opponents)
     board_prize_min_games: Annotated[int, Field(strict=True, ge=0, le=99)] = 8
     unrated_opponent_rating: Annotated[int, Field(strict=True, ge=0, le=3500)] | None = None
+    # A late entry's pairing number: "c04.2" (C.04.2 2026, late entries: it takes its place in the
+    # initial order, the numbers given at the start being provisional) or "stable" (it takes the next
+    # free number, no team renumbered). Not given: the system's rule, C.04.2 for C.04.6 (a C.04 Swiss
+    # system), "stable" for the Olympiad rules (D.02 2022 art. 3.1 numbers the teams once, 2008 alike).
+    late_entry_numbers: Literal["c04.2", "stable"] = "c04.2"
     # --- FIDE C.04.6 (2026) Swiss Team pairing instead of D.02 when set (SwissTeamRules)
     swiss_team: SwissTeamRules | None = None
     tiebreak_order_note: str = Field(default="", description="free text: where the order comes from")
@@ -151,21 +159,50 @@ class RuleProfile(BaseModel):
     default_time_s: Annotated[int, Field(strict=True, ge=0, le=7200)] = 0
 
     @property
+    def system(self) -> str:
+        """The pairing system that reads this profile (``schemas.profile_switches``): "c04.6" when
+        ``swiss_team`` is set, else the D.02 system of ``group_pairing`` ("burstein-2008",
+        "exchange-2022")."""
+        if self.swiss_team is not None:
+            return SWISS_TEAM
+        return BURSTEIN_2008 if self.group_pairing == "burstein-2008" else EXCHANGE_2022
+
+    @property
+    def primary_score(self) -> Literal["mp", "gp"]:
+        """The score that decides standings and pairing: "mp" (match points), or "gp" (game points)
+        when a C.04.6 profile says so (``swiss_team.primary_score``, art. 1.2); D.02 and the 2008
+        rules decide on MP (R-D3, R-T1)."""
+        return self.swiss_team.primary_score if self.swiss_team is not None else "mp"
+
+    @property
     def pairing_source(self) -> str:
         """The rule text this profile's pairing system follows, as its explanations cite it
         (``PAIRING_SOURCES`` by ``group_pairing``; C.04.6 when ``swiss_team`` is set)."""
         return SWISS_TEAM_SOURCE if self.swiss_team is not None else PAIRING_SOURCES[self.group_pairing]
 
+    @model_validator(mode="before")
+    @classmethod
+    def _system_defaults(cls, data: Any) -> Any:
+        """``late_entry_numbers`` not given: the system's rule (C.04.2 for C.04.6, stable numbers
+        for the Olympiad rules)."""
+        if isinstance(data, dict) and "late_entry_numbers" not in data:
+            data = {**data, "late_entry_numbers": "c04.2" if data.get("swiss_team") is not None else "stable"}
+        return data
+
     @model_validator(mode="after")
     def _consistent(self) -> "RuleProfile":
         """Rules of the profile itself: a bye is worth at most a won match; acceleration needs
-        a win worth two draws (C.04.7 art. 1.1: the imaginary points are match points)."""
+        a win worth two draws (C.04.7 art. 1.1: the virtual points are a won and a drawn match);
+        every switch is one the profile's system honours (``schemas.profile_switches``)."""
         if self.bye_award.mp > self.match_points.win or self.bye_award.gp > self.boards:
             raise ValueError(f"bye award {self.bye_award.mp} MP, {self.bye_award.gp} GP: at most a won match "
                              f"({self.match_points.win} MP, {self.boards} GP) [rule: R-D9 bye award]")
         if self.acceleration is not None and self.match_points.win != 2 * self.match_points.draw:
             raise ValueError(f"acceleration {self.acceleration!r} with a win worth {self.match_points.win} MP and a draw "
                              f"{self.match_points.draw}: a win must be worth two draws [rule: C.04.7 art. 1.1]")
+        fields = type(self).model_fields
+        check_switches({k: getattr(self, k) for k in fields}, {k: f.default for k, f in fields.items()}, self.system,
+                       self.primary_score)
         return self
 
 

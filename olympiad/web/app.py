@@ -74,7 +74,7 @@ def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chie
                 return None
             st = snap.standings[snap.last_round]
             update = StandingsUpdate(snap.state.tournament_id, backend.seq, st.round, st.complete, st.digest,
-                                     compact_rows(st.document["rows"], snap.state.profile.tiebreaks))
+                                     compact_rows(st.document["rows"], snap.state.profile.tiebreaks, snap.state.profile.primary_score.upper()))
         return sse_message("standings", update.payload(), update.seq)
 
     async def keep_alive() -> None:

@@ -170,5 +170,5 @@ class EmbeddedBackend:
             self._standings[last] = standings
             self._seq += 1
             return StandingsUpdate(state.tournament_id, self._seq, last, standings.complete, standings.digest,
-                                   compact_rows(standings.document["rows"], state.profile.tiebreaks), matches, caused)
+                                   compact_rows(standings.document["rows"], state.profile.tiebreaks, state.profile.primary_score.upper()), matches, caused)
 

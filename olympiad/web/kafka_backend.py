@@ -250,7 +250,8 @@ class KafkaBackend:
             tables = dict.fromkeys(f.table for f in caused if f.table is not None)
             self._seq += 1
             update = StandingsUpdate(
-                self._tid, self._seq, body["round"], body["complete"], body["digest"], compact_rows(body["rows"], self._state.profile.tiebreaks),
+                self._tid, self._seq, body["round"], body["complete"], body["digest"], compact_rows(body["rows"], self._state.profile.tiebreaks,
+                                                                                    self._state.profile.primary_score.upper()),
                 [match_view(self._state, refs, r, t) for r, t in tables], [f.event_id for f in caused])
             self._loop.call_soon_threadsafe(self._publish, update)
 

@@ -100,9 +100,11 @@ def scoreboard_page(snap: Snapshot, rnd: int | None = None) -> str:
     after = " · after round" if live["closed_rounds"] else ""
     links = [f'<a href="/" data-round="live" class="{"current" if rnd is None else ""}">live</a>{after}'] + [
         f'<a href="/?round={r}" data-round="{r}" class="{"current" if r == rnd else ""}">{r}</a>' for r in live["closed_rounds"]]
-    pairings = pairings_view(snap, shown) if shown in state.rounds else {"tables": [], "bye": None, "absent": []}
+    pairings = pairings_view(snap, shown) if shown in state.rounds else {"tables": [], "bye": None, "absent": [], "not_entered": []}
     extra = "; ".join(x for x in (f'bye: {pairings["bye"]["name"]}' if pairings["bye"] else "",
-                                  f'absent: {", ".join(a["name"] for a in pairings["absent"])}' if pairings["absent"] else "") if x)
+                                  f'absent: {", ".join(a["name"] for a in pairings["absent"])}' if pairings["absent"] else "",
+                                  f'not yet entered: {", ".join(a["name"] for a in pairings["not_entered"])}'
+                                  if pairings["not_entered"] else "") if x)
     values = {
         "page_title": f"{state.created.name}: standings", "name": state.created.name, "view_round": str(rnd or ""),
         "live": "1" if rnd is None else "0", "provisional": "1" if rnd is None and live["provisional"] else "0",

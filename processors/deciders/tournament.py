@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 import processors.deciders.identity as identity
 from processors.tournament import RuleViolation, TournamentState
-from schemas import event_ids
+from schemas import event_ids, refusals
 from schemas.events import TournamentCreated
 from schemas.profile import PROFILES, RuleProfile, with_rounds
 
@@ -13,8 +15,10 @@ from schemas.profile import PROFILES, RuleProfile, with_rounds
 def create(state: TournamentState, c: Any) -> list[Any]:
     """``CreateTournament`` -> ``TournamentCreated`` with the profile in full.
 
-    Refused: an unknown profile name; a profile that keeps a built-in profile's name while
-    changing its rules (a replay could not tell them apart); dates out of order.
+    Refused: an unknown profile name; a profile its own schema refuses (a switch its pairing system
+    does not honour, ``schemas.profile_switches``, naming the rule); a profile that keeps a
+    built-in profile's name while changing its rules (a replay could not tell them apart); dates
+    out of order.
     """
     profile = resolve_profile(c.profile)
     if c.rounds is not None:
@@ -36,4 +40,9 @@ def resolve_profile(profile: RuleProfile | str) -> RuleProfile:
             raise RuleViolation(f"unknown rule profile {profile!r}; known: {', '.join(sorted(PROFILES))}",
                                 field="profile", rule="known profiles")
         return PROFILES[profile]
+    try:  # a profile built with model_copy(update=...) was never validated: judge it whole at creation
+        RuleProfile.model_validate(profile.model_dump())
+    except ValidationError as exc:
+        p = refusals.problem(exc, schema="schema RuleProfile")
+        raise RuleViolation(p.message, field="profile", rule=p.rule) from None
     return profile  # one passing itself off as a built-in is refused by the event rule (processors.rules)

@@ -41,8 +41,10 @@ def propose_d02(history: History, profile: RuleProfile, rnd: int, absent: Iterab
     entrants = build_entrants(history, profile, rnd, absent)
     names = [e.team_id for e in entrants]
     rule, text = describe_order(profile, rnd)
+    waiting = [t for t, info in history.teams.items() if info.entered > rnd]
     trace.add(rule, (), f"round {rnd}, profile {profile.name}: {len(entrants)} teams to pair"
-              + (f" (absent: {', '.join(absent)})" if absent else "") + f"; {text}")
+              + (f" (absent: {', '.join(absent)})" if absent else "")
+              + (f" (not yet entered: {', '.join(waiting)})" if waiting else "") + f"; {text}")
     accelerated = [e.team_id for e in entrants if e.imaginary]
     if accelerated:
         trace.add(Rule("spec R-A1, R-A2, R-A3"), tuple(accelerated),

@@ -112,6 +112,6 @@ def _bye_block(history: History, profile: RuleProfile, rounds: list) -> str:
             return f"had the bye in round {tr.round}"
         if tr.kind == "forfeit-win" and profile.bye_ineligible_after_forfeit_win:
             return f"won round {tr.round} by default"
-    if profile.bye_ineligible_late_entry and rounds and rounds[0].kind == "absent":
+    if profile.bye_ineligible_late_entry and rounds and rounds[0].kind in ("absent", "not-entered"):
         return "late entry (not paired in round 1)"
     return ""

@@ -29,6 +29,14 @@ from schemas.tiebreak_codes import TieBreakCode, parse_tiebreak
 GROUP_TIEBREAKS = {"EDE", "EDET", "EDEB", "EDEBT", "EDEBB"}
 """Type A (C.07 art. 4.3): computed on the group of teams tied before them, not per team."""
 
+RANKED_ON_THE_GROUP = GROUP_TIEBREAKS | {"BC"}
+"""The codes the standings value on the tied group: type A, and BC, which compares only teams equal
+on game points (``board_count_of_group``)."""
+
+NOT_USABLE: tuple = ()
+"""The value of a tie-break that does not apply to a tied group (BC among teams of different GP):
+written blank, equal for every team of the group, so the next key decides."""
+
 _EDE_BOARD_KEYS = {"EDE": (), "EDET": ("TBR",), "EDEB": ("BBE",), "EDEBT": ("BC", "TBR"), "EDEBB": ("BC", "BBE")}
 
 
@@ -75,13 +83,16 @@ class C07Context:
         a = code.acronym
         if a in GROUP_TIEBREAKS:
             raise ValueError(f"tie-break {text!r} depends on the tied group: use group_values [rule: C.07 2026 art. 4.3]")
+        primary = self.profile.primary_score.upper()
         if a == "MPTS":
             return self.rounds.total(team, "MP")
-        if a in ("GPTS", "MPVGP"):
-            return self.gp[team]  # MPVGP: GP in a competition decided by MP (13.1)
-        if a in ("BH", "FB"):
+        if a == "GPTS":
+            return self.gp[team]
+        if a == "MPVGP":  # 13.1: the score that does not decide the competition (GP when MP is primary)
+            return self.gp[team] if primary == "MP" else self.rounds.total(team, "MP")
+        if a in ("BH", "FB"):  # 13 preamble: no selector = the primary score
             rounds = self.fore_rounds if a == "FB" else self.rounds
-            return c07_buchholz(rounds.round_values(team, code.score or "MP", code.played_forfeits), code.cut, code.median)
+            return c07_buchholz(rounds.round_values(team, code.score or primary, code.played_forfeits), code.cut, code.median)
         if a in ("EMMSB", "EMGSB", "EGMSB", "EGGSB"):
             values = self.rounds.round_values(team, "MP" if a[1] == "M" else "GP", code.played_forfeits)
             return extended_sonneborn_berger(values, "MP" if a[2] == "M" else "GP", code.cut, code.median)
@@ -89,18 +100,36 @@ class C07Context:
             return board_count(self.per_board(team))
         if a in ("TBR", "BBE"):
             return self.board_key(a, team)
-        if a == "SSSC":
+        if a == "SSSC":  # 13.4: the secondary score + Buchholz on the primary score / the factor
             rounds = self.fore_rounds if code.fore else self.rounds
-            strength = c07_buchholz(rounds.round_values(team, "MP", code.played_forfeits))
-            return score_strength_combination(self.gp[team], strength, normalising_factor(self.profile, code.factor))
+            strength = c07_buchholz(rounds.round_values(team, primary, code.played_forfeits))
+            secondary = self.gp[team] if primary == "MP" else self.rounds.total(team, "MP")
+            return score_strength_combination(secondary, strength, normalising_factor(self.profile, code.factor))
         if a == "WIN":
             return number_of_wins(self.history, team, self.profile.match_points.win)
         raise ValueError(f"tie-break {text!r} has no computation [rule: C.07 2026 art. 5]")
 
-    def group_values(self, text: str, group: list[str]) -> dict[str, tuple]:
-        """The type A tie-break ``text`` (EDE family) for each team of ``group`` (teams tied before it)."""
+    def board_count_of_group(self, group: list[str]) -> dict[str, Any]:
+        """BC (C.07 2026 art. 12.1) for each team of ``group`` (teams tied before it) when they are all
+        equal on game points, else ``NOT_USABLE`` for each. Art. 12's board tie-breaks separate teams
+        tied on both MP and GP (13.3.2 applies art. 12 to "teams still tied on both MP and GP"): a
+        board count sums board number x game points, so between teams of different GP it measures
+        their totals, not where on the board order they were scored (the team with more GP gets the
+        higher, i.e. the worse, BC). Teams of different GP are left tied by BC for the next key."""
+        if len({self.gp[t] for t in group}) > 1:
+            return {t: NOT_USABLE for t in group}
+        return {t: board_count(self.per_board(t)) for t in group}
+
+    def group_values(self, text: str, group: list[str]) -> dict[str, Any]:
+        """The tie-break ``text`` valued on ``group`` (teams tied before it): the type A ones (EDE
+        family) and BC (``board_count_of_group``)."""
         code = parse_tiebreak(text)
+        if code.acronym == "BC":
+            return self.board_count_of_group(group)
         p = self.profile
         keys = [lambda t, n=n: self.board_key(n, t) for n in _EDE_BOARD_KEYS[code.acronym]]
-        return extended_direct_encounter(self.history, group, Decimal(p.match_points.win), Decimal(p.boards),
-                                         code.played_forfeits, keys, self.gp)
+        mp, gp = ("MP", Decimal(p.match_points.win)), ("GP", Decimal(p.boards))
+        if p.primary_score == "gp":  # 13.3.1: the primary score first
+            return extended_direct_encounter(self.history, group, (gp, mp), code.played_forfeits, keys,
+                                             {t: self.rounds.total(t, "MP") for t in group})
+        return extended_direct_encounter(self.history, group, (mp, gp), code.played_forfeits, keys, self.gp)

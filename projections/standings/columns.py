@@ -13,12 +13,16 @@ FIXED = (("rank", "Rk"), ("pairing_number", "SNo"), ("name", "Team"), ("federati
          ("won", "+"), ("drawn", "="), ("lost", "-"), ("mp", "MP"))
 
 
-def standings_columns(tiebreaks: Sequence[str]) -> list[dict[str, str]]:
-    """``[{"key", "label"}, ...]``: the fixed columns, then each tie-break of ``tiebreaks`` (the
-    profile's order), then GP if the profile does not rank by it, then "decided by" (the key that
-    puts a row below the one above: ``projections.standings.decided_by``)."""
-    extra = list(tiebreaks) + ([] if "GP" in tiebreaks else ["GP"])
-    return ([{"key": k, "label": label} for k, label in FIXED] + [{"key": t, "label": t} for t in extra]
+def standings_columns(tiebreaks: Sequence[str], primary: str = "MP") -> list[dict[str, str]]:
+    """``[{"key", "label"}, ...]``: the fixed columns (the primary score first: with ``primary``
+    "GP", C.04.6 art. 1.2, GP comes before MP), then each tie-break of ``tiebreaks`` (the profile's
+    order), then GP if the profile does not rank by it, then "decided by" (the key that puts a row
+    below the one above: ``projections.standings.decided_by``)."""
+    fixed = list(FIXED)
+    if primary == "GP":
+        fixed.insert(len(fixed) - 1, ("gp", "GP"))
+    extra = list(tiebreaks) + ([] if "GP" in tiebreaks or primary == "GP" else ["GP"])
+    return ([{"key": k, "label": label} for k, label in fixed] + [{"key": t, "label": t} for t in extra]
             + [{"key": "decided_by", "label": "decided by"}])
 
 

@@ -5,10 +5,12 @@
 - 6.2: when all tied teams have met each other, these scores rank them. 6.3 (Swiss): otherwise a team
   alone at the top whatever the outcome of the missing matches ranks first, then the same for second
   place, and so on; the rest stay tied.
-- 13.3.1: DE on the primary score (MP); if that separates nobody, on the secondary score (GP).
+- 13.3.1: DE on the primary score (MP, or GP when the profile makes game points primary); if that
+  separates nobody, on the secondary score (the other one).
 - 13.3.3: restart from 13.3.1 whenever a smaller tied subset forms.
 - 13.3.2: EDET (+ TBR), EDEB (+ BBE), EDEBT (+ BC + TBR), EDEBB (+ BC + BBE): when exactly two teams
-  are still tied on MP and GP, art. 12 decides in that order.
+  are still tied on MP and GP (the group is tied on the primary score; ``secondary`` holds the other
+  totals), art. 12 decides in that order.
 
 The value of a team is a tuple compared from its first element, higher first: it depends on the group
 of teams tied before it (a type A tie-break, C.07 art. 4.3), so the ranking computes it per group.
@@ -52,21 +54,25 @@ def direct_encounter(history: History, group: list[str], score: Score, win: Deci
     return value
 
 
-def extended_direct_encounter(history: History, group: list[str], primary_win: Decimal, secondary_win: Decimal,
-                              played_forfeits: bool, board_keys: list[Callable[[str], tuple]], gp: dict[str, Decimal]) -> dict[str, tuple]:
-    """13.3: team -> its EDE key within ``group`` (see the module docstring); ``board_keys`` are the
-    art. 12 keys of EDET/EDEB/EDEBT/EDEBB (each team -> a tuple, higher first), ``gp`` every team's GP."""
+def extended_direct_encounter(history: History, group: list[str], scores: tuple[tuple[Score, Decimal], ...],
+                              played_forfeits: bool, board_keys: list[Callable[[str], tuple]],
+                              secondary: dict[str, Decimal]) -> dict[str, tuple]:
+    """13.3: team -> its EDE key within ``group`` (see the module docstring). ``scores``: the primary
+    then the secondary score, each with the most a team scores in one match (("MP", win MP), ("GP",
+    boards)) or the other way round with GP primary; ``board_keys`` are the art. 12 keys of
+    EDET/EDEB/EDEBT/EDEBB (each team -> a tuple, higher first); ``secondary`` every team's total of
+    the secondary score."""
     out: dict[str, tuple] = {t: () for t in group}
 
     def level(teams: list[str]) -> None:
         if len(teams) < 2:
             return
-        for score, win in (("MP", primary_win), ("GP", secondary_win)):
+        for score, win in scores:
             values = direct_encounter(history, teams, score, win, played_forfeits)
             if len(set(values.values())) > 1:
                 break
         else:
-            if len(teams) == 2 and gp[teams[0]] == gp[teams[1]]:
+            if len(teams) == 2 and secondary[teams[0]] == secondary[teams[1]]:
                 for key in board_keys:
                     for t in teams:
                         out[t] = out[t] + key(t)

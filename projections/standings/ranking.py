@@ -1,9 +1,10 @@
 """Standings order and shared places.
 
-Order (R-T1; spec README "Standings as published at Samarkand 2026" 4): MP, then the profile's
-tie-breaks in their order (all descending), then the pairing number ascending. Teams equal on
-MP and on every tie-break share the place (competition ranking: 1, 2, 2, 4); the pairing number
-only orders them inside it (R-T5, A11).
+Order (R-T1; spec README "Standings as published at Samarkand 2026" 4): the primary score (MP;
+GP when a C.04.6 profile makes game points primary, art. 1.2), then the profile's tie-breaks in
+their order (all descending but BC), then the pairing number ascending. Teams equal on the
+primary score and on every tie-break share the place (competition ranking: 1, 2, 2, 4); the
+pairing number only orders them inside it (R-T5, A11).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any, Mapping
 from projections.history import History
 from projections.memo import slot_memo
 from projections.standings.buchholz import buchholz
-from projections.standings.catalogue import GROUP_TIEBREAKS, C07Context, higher_is_better, value_text
+from projections.standings.catalogue import RANKED_ON_THE_GROUP, C07Context, higher_is_better, value_text
 from projections.standings.cut import cut_index
 from projections.standings.elements import Element, match_points_total, team_elements
 from projections.standings.sonneborn_berger import olympiad_sonneborn_berger
@@ -164,7 +165,7 @@ def _compute_line(history: History, team: str, profile: RuleProfile, mp_total: d
     scale = profile.match_points
     played = [tr.mp for tr in rounds if tr.kind != "pending" and tr.opponent]
     values = {name: tiebreak_value(name, elements, gp, cut1) if name in OLYMPIAD_NAMES else c07.value(name, team)
-              for name in profile.tiebreaks if name in OLYMPIAD_NAMES or parse_tiebreak(name).acronym not in GROUP_TIEBREAKS}
+              for name in profile.tiebreaks if name in OLYMPIAD_NAMES or parse_tiebreak(name).acronym not in RANKED_ON_THE_GROUP}
     return TeamLine(gp, MappingProxyType(values), tuple(elements), cut1,
                     (played.count(scale.win), played.count(scale.draw), played.count(scale.loss)))
 
@@ -193,7 +194,7 @@ def _c07_standings(history: History, profile: RuleProfile, mp_total: dict[str, i
     lines = {t: _compute_line(history, t, profile, mp_total, ctx) for t in history.teams}
     names = list(profile.tiebreaks)
     direction = {n: True if n in OLYMPIAD_NAMES else higher_is_better(parse_tiebreak(n)) for n in names}
-    group_key = {n: n not in OLYMPIAD_NAMES and parse_tiebreak(n).acronym in GROUP_TIEBREAKS for n in names}
+    group_key = {n: n not in OLYMPIAD_NAMES and parse_tiebreak(n).acronym in RANKED_ON_THE_GROUP for n in names}
     grouped: dict[str, dict[str, Any]] = {t: {} for t in history.teams}
     ordered: list[str] = []
 
@@ -215,23 +216,33 @@ def _c07_standings(history: History, profile: RuleProfile, mp_total: dict[str, i
                 rank(teams[start:i], k + 1)
                 start = i
 
-    by_mp = sorted((t for t, info in history.teams.items() if info.entered <= history.through_round), key=lambda t: -mp_total[t])
+    primary = primary_totals(profile, mp_total, {t: line.gp for t, line in lines.items()})
+    by_primary = sorted((t for t, info in history.teams.items() if info.entered <= history.through_round), key=lambda t: -primary[t])
     start = 0
-    for i in range(1, len(by_mp) + 1):
-        if i == len(by_mp) or mp_total[by_mp[i]] != mp_total[by_mp[start]]:
-            rank(by_mp[start:i], 0)
+    for i in range(1, len(by_primary) + 1):
+        if i == len(by_primary) or primary[by_primary[i]] != primary[by_primary[start]]:
+            rank(by_primary[start:i], 0)
             start = i
     rows: list[StandingRow] = []
     for i, t in enumerate(ordered):
         info, full = history.teams[t], tuple(value(n, t) for n in names)
-        shared = rows and rows[-1].mp == mp_total[t] and tuple(value(n, rows[-1].team_id) for n in names) == full
+        shared = rows and primary[rows[-1].team_id] == primary[t] and tuple(value(n, rows[-1].team_id) for n in names) == full
         rows.append(StandingRow(rows[-1].rank if shared else i + 1, info.pairing_number, t, info.name, info.federation,
                                 mp_total[t], lines[t], {n: value(n, t) for n in names if group_key[n]}))
     return rows
 
 
+def primary_totals(profile: RuleProfile, mp_total: dict[str, int], gp_total: dict[str, Decimal]) -> dict[str, Decimal]:
+    """Each team's primary score (C.04.6 art. 1.2; ``RuleProfile.primary_score``): its MP, or its GP
+    (half-points) when game points are primary."""
+    if profile.primary_score == "gp":
+        return dict(gp_total)
+    return {t: Decimal(v) for t, v in mp_total.items()}
+
+
 def compute_standings(history: History, profile: RuleProfile) -> list[StandingRow]:
-    """The standings after ``history.through_round``, in rank order.
+    """The standings after ``history.through_round``, in rank order: by the primary score (MP, or
+    GP when the profile makes game points primary), the tie-breaks, then the pairing number.
 
     Withdrawn teams stay in the table with their results; a late entry appears once it has
     entered (from its first round). Raises ``ValueError`` for a tie-break name the engine does
@@ -240,12 +251,13 @@ def compute_standings(history: History, profile: RuleProfile) -> list[StandingRo
     mp_total = {t: match_points_total(history, t) for t in history.teams}
     if uses_catalogue(profile):
         return _c07_standings(history, profile, mp_total)
+    gp_primary = profile.primary_score == "gp"
     provisional = [(mp_total[team], _team_line(history, team, profile, mp_total), info) for team, info in history.teams.items()
                    if info.entered <= history.through_round]
-    provisional.sort(key=lambda p: (-p[0], p[1].order, p[2].pairing_number))
+    provisional.sort(key=lambda p: (-(p[1].gp if gp_primary else p[0]), p[1].order, p[2].pairing_number))
     rows: list[StandingRow] = []
     for i, (mp, line, info) in enumerate(provisional):
-        shared = rows and rows[-1].mp == mp and rows[-1].line.order == line.order
+        shared = rows and (rows[-1].gp == line.gp if gp_primary else rows[-1].mp == mp) and rows[-1].line.order == line.order
         rows.append(StandingRow(rows[-1].rank if shared else i + 1, info.pairing_number, info.team_id, info.name,
                                 info.federation, mp, line))
     return rows

@@ -36,7 +36,7 @@ from schemas.profile import RuleProfile
 
 Score = Literal["MP", "GP"]
 _FORFEITS = ("forfeit-win", "forfeit-loss", "forfeit-draw")
-_VUR_KINDS = ("absent", "forfeit-loss", "forfeit-draw")
+_VUR_KINDS = ("absent", "not-entered", "forfeit-loss", "forfeit-draw")
 
 
 @dataclass(frozen=True)

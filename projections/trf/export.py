@@ -279,7 +279,8 @@ class _Writer:
                                      (("W", 1), ("D", Decimal("0.5")), ("L", 0), ("P", pab_game))),
                 f"192 {self.type_code}"]
         codes = [c07_code(name) for name in p.tiebreaks]
-        out += [f"202 {','.join(codes)}", f"212 {','.join(['MPTS', *codes])}",
+        primary = "GPTS" if p.primary_score == "gp" else "MPTS"  # 212 leads with the primary score (C.04.6 art. 1.2)
+        out += [f"202 {','.join(codes)}", f"212 {','.join([primary, *codes])}",
                 "352 " + "".join("W" if b % 2 else "B" for b in range(1, p.boards + 1)),
                 "362 " + "   ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in (("TW", mp.win), ("TD", mp.draw), ("TL", mp.loss)))]
         return out
@@ -406,8 +407,9 @@ class _Writer:
                 line.put((first, first + 2), f"{self.tpn[team] if team else 0:03d}")
             out.append(line.text())
         for r in range(1, through + 1):
-            # A late entry's rounds before it entered are not absences: it was not in the tournament yet.
-            absent = [self.tpn[t] for t in self.order if self.history.rounds[r][t].kind == "absent" and self.history.teams[t].entered <= r]
+            # A late entry's rounds before it entered ("not-entered") are not absences: it was not in the
+            # tournament yet (its first round is in the team's comment, from_round).
+            absent = [self.tpn[t] for t in self.order if self.history.rounds[r][t].kind == "absent"]
             if absent:
                 line = rec.Line("240").put((5, 5), "Z").put((7, 9), f"{r:03d}")
                 for k, tpn in enumerate(absent):

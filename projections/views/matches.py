@@ -52,7 +52,8 @@ def match_view(state: TournamentState, refs: Mapping[str, dict], rnd: int, table
 
 
 def pairings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
-    """The pairing of round ``rnd`` with live match scores, the bye and absent teams."""
+    """The pairing of round ``rnd`` with live match scores, the bye, the absent teams and the teams
+    not yet entered (late entries that play from a later round: not absent, not in the tournament yet)."""
     state = snap.state
     if rnd not in state.rounds:
         raise NotFound(f"round {rnd} has not been paired (paired: {sorted(state.rounds) or 'none'})")
@@ -60,7 +61,8 @@ def pairings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
     pairing = state.rounds[rnd]
     tables = [match_view(state, refs, rnd, t.table) for t in sorted(pairing.tables, key=lambda t: t.table)]
     return {"round": rnd, "complete": all(m["complete"] for m in tables), "tables": tables,
-            "bye": refs[pairing.bye] if pairing.bye else None, "absent": [refs[a] for a in pairing.absent]}
+            "bye": refs[pairing.bye] if pairing.bye else None, "absent": [refs[a] for a in pairing.absent],
+            "not_entered": [refs[t] for t in state.teams if state.entered.get(t, 1) > rnd]}
 
 
 def preview_view(state: TournamentState, rnd: int, table: int, entered: Mapping[int, str]) -> dict[str, Any]:

@@ -28,13 +28,13 @@ STARTING_NUMBER = "SNo"
 
 
 def ranked_rows(rows: Sequence[Mapping[str, Any]], tiebreaks: Sequence[str],
-                fields: Sequence[str] | None = None) -> list[dict[str, Any]]:
+                fields: Sequence[str] | None = None, primary: str = "MP") -> list[dict[str, Any]]:
     """Standings document rows (rank order) each with ``decided_by``: the key that puts it below the
     row above (``projections.standings.decided_by``; ``SHARED`` for a shared place, None for the
-    first row). ``fields``: the keys of each row kept (all when None). Raises ``KeyError`` for a row
+    first row). ``fields``: the keys of each row kept (all when None); ``primary``: "MP" or "GP". Raises ``KeyError`` for a row
     without MP or one of ``tiebreaks``."""
     kept = [dict(r) if fields is None else {k: r[k] for k in fields} for r in rows]
-    for row, by in zip(kept, decided_by_documents(rows, tiebreaks)):
+    for row, by in zip(kept, decided_by_documents(rows, tiebreaks, primary)):
         row["decided_by"] = by
     return kept
 
@@ -61,12 +61,13 @@ def _terms(row: Mapping[str, Any], tiebreak: str) -> list[dict[str, Any]]:
              "term": str(e[key]), "cut": cut and e["cut"], "unplayed": e["unplayed"]} for e in row["breakdown"]]
 
 
-def _values(row: Mapping[str, Any], tiebreaks: Sequence[str]) -> list[tuple[str, str]]:
-    return [("MP", str(row["mp"]))] + [(t, str(row["tiebreaks"][t])) for t in tiebreaks] + \
+def _values(row: Mapping[str, Any], tiebreaks: Sequence[str], primary: str) -> list[tuple[str, str]]:
+    return [(primary, str(row[primary.lower()]))] + [(t, str(row["tiebreaks"][t])) for t in tiebreaks] + \
         [(STARTING_NUMBER, str(row["pairing_number"]))]
 
 
-def ranking_explanation(rows: Sequence[Mapping[str, Any]], tiebreaks: Sequence[str], a: str, b: str) -> dict[str, Any]:
+def ranking_explanation(rows: Sequence[Mapping[str, Any]], tiebreaks: Sequence[str], a: str, b: str,
+                        primary: str = "MP") -> dict[str, Any]:
     """Which key puts one of teams ``a`` and ``b`` ahead of the other in the standings ``rows``, and why.
 
     Returns ``{a, b, ahead, decided_by, steps, explanation, terms}``: ``decided_by`` the first key on
@@ -82,9 +83,9 @@ def ranking_explanation(rows: Sequence[Mapping[str, Any]], tiebreaks: Sequence[s
     if a == b:
         raise ValueError("pick two different teams")
     ahead, behind = sorted((rows[place[a]], rows[place[b]]), key=lambda r: place[r["team_id"]])
-    key = first_difference(ahead, behind, tiebreaks)
+    key = first_difference(ahead, behind, tiebreaks, primary)
     name = STARTING_NUMBER if key == SHARED else key
-    values = {a: _values(rows[place[a]], tiebreaks), b: _values(rows[place[b]], tiebreaks)}
+    values = {a: _values(rows[place[a]], tiebreaks, primary), b: _values(rows[place[b]], tiebreaks, primary)}
     steps = []
     for (criterion, va), (_, vb) in zip(values[a], values[b]):
         steps.append({"criterion": criterion, "a": va, "b": vb, "equal": va == vb})
@@ -93,6 +94,8 @@ def ranking_explanation(rows: Sequence[Mapping[str, Any]], tiebreaks: Sequence[s
     level = ", ".join(s["criterion"] for s in steps[:-1])
     if name == "MP":
         why = f"{ahead['name']} has more match points ({ahead['mp']} to {behind['mp']}): MP decide first (R-T1)."
+    elif name == "GP" and primary == "GP":
+        why = f"{ahead['name']} has more game points ({ahead['gp']} to {behind['gp']}): GP, the primary score, decide first (C.04.6 art. 1.2)."
     elif name == STARTING_NUMBER:
         why = (f"Equal on {level}, the teams share place {ahead['rank']} (R-T5); {ahead['name']} is listed "
                f"first only for its lower starting number ({ahead['pairing_number']} to {behind['pairing_number']}).")

@@ -34,10 +34,10 @@ def standings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
     ``title`` says what the table is: "Standings after round 7 (official (round closed))", "(complete
     (not closed yet))" or "(provisional: 3 of 103 matches decided)" (``matches.round_status``)."""
     st = official(snap, rnd)
-    tiebreaks = snap.state.profile.tiebreaks
+    tiebreaks, primary = snap.state.profile.tiebreaks, snap.state.profile.primary_score.upper()
     status = round_status(snap.state, rnd)
-    return {**st.document, "rows": ranked_rows(st.document["rows"], tiebreaks), "digest": st.digest,
-            "tiebreaks": list(tiebreaks), "columns": standings_columns(tiebreaks), "status": status,
+    return {**st.document, "rows": ranked_rows(st.document["rows"], tiebreaks, primary=primary), "digest": st.digest,
+            "tiebreaks": list(tiebreaks), "columns": standings_columns(tiebreaks, primary), "status": status,
             "title": f"Standings after round {rnd}, {status['label']}"}
 
 
@@ -47,21 +47,21 @@ def scoreboard_view(snap: Snapshot) -> dict[str, Any]:
     in order; the rounds whose official standings are one click away."""
     board = scoreboard(snap.state, snap.standings)
     st = board.standings
-    tiebreaks = snap.state.profile.tiebreaks
+    tiebreaks, primary = snap.state.profile.tiebreaks, snap.state.profile.primary_score.upper()
     closed = sorted(r for r, s in snap.standings.items() if s.complete or r < snap.last_round)
     return {
         "round": board.round, "based_on": board.based_on, "decided": board.decided, "tables": board.tables,
         "provisional": board.provisional, "label": board.label, "digest": st.digest if st else None,
-        "columns": standings_columns(tiebreaks), "closed_rounds": closed,
-        "rows": ranked_rows(st.document["rows"], tiebreaks, SCOREBOARD_FIELDS) if st else [],
+        "columns": standings_columns(tiebreaks, primary), "closed_rounds": closed,
+        "rows": ranked_rows(st.document["rows"], tiebreaks, SCOREBOARD_FIELDS, primary) if st else [],
     }
 
 
-def compact_rows(rows: Iterable[Mapping[str, Any]], tiebreaks: Sequence[str]) -> list[dict[str, Any]]:
+def compact_rows(rows: Iterable[Mapping[str, Any]], tiebreaks: Sequence[str], primary: str = "MP") -> list[dict[str, Any]]:
     """Standings document rows (``document["rows"]``, or the rows of a ``StandingsUpdated``) as the
-    standings stream carries them: ``STREAM_FIELDS`` and each row's ``decided_by``. Raises
-    ``KeyError`` for a row missing one."""
-    return ranked_rows(list(rows), tiebreaks, STREAM_FIELDS)
+    standings stream carries them: ``STREAM_FIELDS`` and each row's ``decided_by`` (``primary``: "MP"
+    or "GP", the profile's primary score). Raises ``KeyError`` for a row missing one."""
+    return ranked_rows(list(rows), tiebreaks, STREAM_FIELDS, primary)
 
 
 def compare_view(snap: Snapshot, rnd: int, a: str, b: str) -> dict[str, Any]:
@@ -69,4 +69,5 @@ def compare_view(snap: Snapshot, rnd: int, a: str, b: str) -> dict[str, Any]:
     (``ranking.ranking_explanation``, with ``round``). Raises ``NotFound`` for an unknown team or
     round, ``ValueError`` if ``a == b``."""
     st = official(snap, rnd)
-    return {"round": rnd, **ranking_explanation(st.document["rows"], snap.state.profile.tiebreaks, a, b)}
+    return {"round": rnd, **ranking_explanation(st.document["rows"], snap.state.profile.tiebreaks, a, b,
+                                                  snap.state.profile.primary_score.upper())}

@@ -16,7 +16,7 @@ def tournament_view(snap: Snapshot) -> dict[str, Any]:
     profile = state.profile
     return {
         "tournament_id": state.tournament_id, "name": state.created.name, "profile": profile.name,
-        "tiebreaks": list(profile.tiebreaks), "columns": standings_columns(profile.tiebreaks), "boards": profile.boards,
+        "tiebreaks": list(profile.tiebreaks), "columns": standings_columns(profile.tiebreaks, profile.primary_score.upper()), "boards": profile.boards,
         "rounds": profile.rounds, "paired_rounds": sorted(state.rounds), "current_round": snap.last_round,
         "teams": len(state.teams), "result_codes": list(RESULT_CODES),
     }
@@ -55,6 +55,7 @@ def arbiter_view(state: TournamentState) -> dict[str, Any]:
             "type": proposal.type, "round": proposal.round, "event_id": proposal.event_id,
             "tables": [{"table": t.table, "home": refs[t.home], "away": refs[t.away]} for t in proposal.tables],
             "bye": refs[proposal.bye] if proposal.bye else None, "absent": [refs[a] for a in proposal.absent],
+            "not_entered": [refs[t] for t in state.teams if state.entered.get(t, 1) > proposal.round],
             "reason": getattr(proposal, "reason", ""), "report": list(getattr(proposal, "report", ())),
         },
     }

@@ -43,10 +43,10 @@ def whatif_view(result: WhatIf, needs: Needs | None = None, odds: Chances | None
     ``bands``) when given."""
     state = result.state
     refs = team_refs(state)
-    tiebreaks = state.profile.tiebreaks
+    tiebreaks, primary = state.profile.tiebreaks, state.profile.primary_score.upper()
     board = result.board
     st = board.standings
-    rows = ranked_rows(st.document["rows"], tiebreaks, SCOREBOARD_FIELDS) if st else []
+    rows = ranked_rows(st.document["rows"], tiebreaks, SCOREBOARD_FIELDS, primary) if st else []
     set_tables = {(s.round, s.table) for s in result.settings}
     in_play = pairings_view(Snapshot(state, {}), result.round) if result.round else None
     if in_play is not None:
@@ -70,7 +70,7 @@ def whatif_view(result: WhatIf, needs: Needs | None = None, odds: Chances | None
         "standings": {"label": f"What if: {board.label.lower() if board.label.startswith('Provisional') else board.label}",
                       "round": board.round, "based_on": board.based_on, "decided": board.decided, "tables": board.tables,
                       "provisional": board.provisional, "complete": bool(st and st.complete),
-                      "digest": st.digest if st else None, "columns": standings_columns(tiebreaks), "rows": rows},
+                      "digest": st.digest if st else None, "columns": standings_columns(tiebreaks, primary), "rows": rows},
         "round_in_play": in_play, "next_pairing": nxt, "pairing_refused": result.pairing_refused,
         "needs": needs_view(needs, refs) if needs is not None else None,
         "chances": chances_view(odds, refs, bands) if odds is not None else None,

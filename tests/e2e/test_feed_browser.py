@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -63,24 +64,27 @@ def test_the_scoreboard_follows_a_game_and_the_arbiter_confirms_its_result(tmp_p
         base = f"http://127.0.0.1:{port}"
         board = browsers()
         board.get(f"{base}/")
-        WebDriverWait(board, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{CARD}[data-ply="10"]'))
-        card = board.find_element(By.CSS_SELECTOR, CARD)
-        assert "move 6 · last O-O" in card.text and "A player 1 – C player 1" in card.text
-        assert card.find_elements(By.CSS_SELECTOR, "svg")  # the position, drawn by python-chess
+        # the boards are drawn again on each standings message: read a card inside the wait, never keep one
+        shown = lambda text: WebDriverWait(board, 20, ignored_exceptions=(StaleElementReferenceException,)).until(  # noqa: E731
+            lambda d: text in d.find_element(By.CSS_SELECTOR, CARD).text)
+        WebDriverWait(board, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{CARD}[data-ply="10"] svg'))
+        shown("move 6 · last O-O")
+        shown("A player 1 – C player 1")
         play(21)
         WebDriverWait(board, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{CARD}[data-ply="21"]'))
-        assert "move 11 · last a4" in board.find_element(By.CSS_SELECTOR, CARD).text
+        shown("move 11 · last a4")
         play(62, "1-0")
-        WebDriverWait(board, 20).until(lambda d: "reported 1-0" in d.find_element(By.CSS_SELECTOR, CARD).text)
+        shown("reported 1-0")
 
         arbiter = browsers()
         arbiter.get(f"{base}/arbiter#token={CHIEF}")
         button = '#feed-confirm tr[data-table="1"][data-board="1"] button.confirm-board'
         WebDriverWait(arbiter, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, button))
-        arbiter.find_element(By.CSS_SELECTOR, button).click()
+        WebDriverWait(arbiter, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, button).click() or True)
         WebDriverWait(arbiter, 10).until(lambda d: "Confirm round 1 table 1 board 1: recorded" in d.find_element(By.ID, "message").text)
         assert EventStore(db).state.results[(1, 1, 1)][1] == "1-0"
-        WebDriverWait(board, 20).until(lambda d: "result 1-0" in d.find_element(By.CSS_SELECTOR, CARD).text)
+        shown("result 1-0")
     finally:
         proc.terminate()
         proc.wait(10)

@@ -69,7 +69,7 @@ def _assert_really_unpairable(sim, profile) -> None:
         return
     for bye in teams:
         kinds = [history.rounds[k][bye].kind for k in history.rounds]
-        late = profile.bye_ineligible_late_entry and kinds and kinds[0] == "absent"
+        late = profile.bye_ineligible_late_entry and kinds and kinds[0] in ("absent", "not-entered")
         if "bye" in kinds or "forfeit-win" in kinds or late:
             continue
         assert not perfect([t for t in teams if t != bye]), sim.stopped

@@ -48,8 +48,9 @@ def serve(events: list, clock: Any = None) -> tuple[Any, EventStore]:
 @pytest.mark.parametrize("tiebreaks,expected", [
     # T4 and T2 tie on 4 MP and EDET (they met, T4 won) decides; T5 and T3 tie on 1 MP and TBR decides.
     (("EDET", "TBR", "EMGSB/C1", "BC"), [None, "MP", "EDET", "MP", "TBR"]),
-    # BC ranks the lower value first (C.07 12.1): T3 (2.5) above T5 (3).
-    (("BC", "EMGSB/C1"), [None, "MP", "BC", "MP", "BC"]),
+    # BC compares only teams equal on GP (C.07 12.1, docs/tiebreaks.md): T2 (4.5 GP) and T4 (3.5), T3 (1.5)
+    # and T5 (1) are not, so EMGSB/C1 decides both.
+    (("BC", "EMGSB/C1"), [None, "MP", "EMGSB/C1", "MP", "EMGSB/C1"]),
 ])
 def test_the_explanation_on_a_c07_profile_is_decided_by(tiebreaks, expected):
     profile = C07_EXAMPLE.model_copy(update={"tiebreaks": tiebreaks})
@@ -68,8 +69,8 @@ def test_the_explanation_on_a_c07_profile_is_decided_by(tiebreaks, expected):
             assert all(s["equal"] for s in c["steps"][:-1]) and not c["steps"][-1]["equal"]
     if "BC" in tiebreaks[:1]:
         assert [r["team_id"] for r in rows[-2:]] == ["T3", "T5"]
-        assert c["explanation"] == ("Level on MP; BC separates them: Team 3 2.5 to Team 5 3. BC is the tie-break of "
-                                    "C.07 2026 art. 12.1, the lower value ranked first.")
+        assert c["explanation"] == ("Level on MP, BC; EMGSB/C1 separates them: Team 3 7 to Team 5 1. EMGSB/C1 is the "
+                                    "tie-break of C.07 2026 art. 13.2.2.")
 
 
 def test_the_explanation_of_teams_apart_names_the_first_key_they_differ_on():

@@ -238,7 +238,8 @@ def gacrux_values(tournament: dict, rnd: int) -> tuple[str, dict[int, dict[str, 
 # ---------------------------------------------------------------- tiebreak-core
 
 _CORE_KIND = {"played": "played", "forfeit-win": "forfeit_win", "forfeit-loss": "forfeit_loss",
-              "forfeit-draw": "forfeit_loss", "bye": "pairing_bye", "absent": "unplayed"}
+              "forfeit-draw": "forfeit_loss", "bye": "pairing_bye", "absent": "unplayed",
+              "not-entered": "unplayed"}
 
 
 def tiebreak_core_values(history: History) -> dict[int, dict[str, Decimal]]:
@@ -280,7 +281,7 @@ class Difference:
         return f"{self.event} r{self.round} {self.team} {self.value}: ours {fmt_points(self.ours)}, theirs {fmt_points(self.theirs)} [{self.cause}]"
 
 
-VUR_KINDS = ("absent", "forfeit-loss", "forfeit-draw")  # C.07 16.2: voluntarily unplayed (not a bye, not a forfeit win)
+VUR_KINDS = ("absent", "not-entered", "forfeit-loss", "forfeit-draw")  # C.07 16.2: voluntarily unplayed (not a bye, not a forfeit win)
 # The classes of differences (docs/tiebreaks.md "Differential results").
 ZERO_V_DUMMY = "unplayed round: zero element v C.07 dummy"
 GONE = "opponent gone: plain v adjusted MP (C.07 16.3.2)"

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from projections.history import History
+from projections.pairing.acceleration import baku_round
+from projections.pairing.entrants import teams_to_pair
 from projections.pairing.matching import NoLegalPairing
 from projections.pairing.swiss_team.brackets import choose_bracket, choose_pab, pairable
 from projections.pairing.swiss_team.colours import allocate
@@ -102,9 +104,14 @@ def propose_swiss_team(history: History, profile: RuleProfile, rnd: int, absent:
     """The ``Pairing`` of round ``rnd`` under the C.04.6 profile ``profile`` (see ``plan_round``)."""
     absent = tuple(sorted(set(absent)))
     trace = Trace(profile.pairing_source)
+    waiting = [t for t, info in history.teams.items() if info.entered > rnd]
     trace.add("C.04.6 art. 3.3.2", (), f"round {rnd}, profile {profile.name}: C.04.6 Swiss Team pairing, "
               f"{profile.swiss_team.colour_preferences} colour preferences, primary score {profile.swiss_team.primary_score.upper()}"
-              + (f" (absent: {', '.join(absent)})" if absent else ""))
+              + (f" (absent: {', '.join(absent)})" if absent else "")
+              + (f" (not yet entered: {', '.join(waiting)})" if waiting else ""))
+    baku = baku_round(history, profile, rnd, teams_to_pair(history, rnd, absent))
+    if baku is not None:
+        trace.add("C.04.7", tuple(sorted(baku.group)), baku.text)
     plan = plan_round(history, profile, rnd, absent, trace)
     tables = colour_tables(plan, profile, trace)
     return Pairing(rnd, profile.name, tables, plan.pab.team_id if plan.pab else None, absent, tuple(trace.lines))

@@ -1,7 +1,8 @@
 """The teams to pair in one round under C.04.6, as the pairing rules see them.
 
-Per team (art. 1): its TPN (art. 1.1: the pairing number, 1..N, fixed for the tournament, absent
-teams keep theirs), primary and secondary score (art. 1.2: MP or GP, the other one), the colours
+Per team (art. 1): its TPN (art. 1.1: the pairing number, 1..N; absent teams keep theirs; a late
+entry's per the profile's ``late_entry_numbers``), primary and secondary score (art. 1.2: MP or
+GP, the other one; the primary score plus C.04.7 virtual points in accelerated rounds), the colours
 of its played matches (art. 1.6.1: board 1; forfeits and the PAB give none), its colour
 preference (art. 1.7), whether it floated in the previous round (art. 1.5: it played an opponent
 with a different primary score), the teams it has met ([C1]: played matches only unless the
@@ -14,6 +15,7 @@ from decimal import Decimal
 from typing import Iterable
 
 from projections.history import History, TeamRound
+from projections.pairing.acceleration import baku_points, baku_round
 from projections.pairing.entrants import teams_to_pair
 from projections.pairing.swiss_team.preferences import Preference, colour_difference, colour_preference
 from schemas.profile import RuleProfile
@@ -63,13 +65,17 @@ def build_teams(history: History, profile: RuleProfile, rnd: int, absent: Iterab
     present = teams_to_pair(history, rnd, absent)
     gp_primary = rules.primary_score == "gp"
     tpn = {t: info.pairing_number for t, info in history.teams.items()}
-    # Primary score of every registered team before each round (art. 1.5 compares the two
+    # C.04.7 (a c04.7-baku profile): GA's virtual points count in the pairing score of each
+    # accelerated round, floats included (open reading A8: the pairing score, as gacrux).
+    baku = baku_round(history, profile, rnd, present)
+    group = baku.group if baku else frozenset()
+    # Pairing score of every registered team before each round (art. 1.5 compares the two
     # teams of a previous-round match on the scores they had then).
     before: dict[str, list[Decimal]] = {}
     for t in history.teams:
         running, scores = Decimal(0), []
         for tr in history.team_rounds(t):
-            scores.append(running)
+            scores.append(running + (baku_points(profile, tr.round) if t in group else 0))
             running += tr.gp if gp_primary else tr.mp
         scores.append(running)
         before[t] = scores
@@ -87,7 +93,7 @@ def build_teams(history: History, profile: RuleProfile, rnd: int, absent: Iterab
         out.append(SwissTeam(
             team_id=t,
             tpn=tpn[t],
-            score=gp if gp_primary else mp,
+            score=(gp if gp_primary else mp) + (baku.points if baku and t in group else 0),
             secondary=mp if gp_primary else gp,
             played=len(meets),
             colours=colours,
