@@ -102,6 +102,8 @@ def new(
               "starts": starts, "ends": ends, "venue": venue, "chief_arbiter": chief_arbiter,
               "nomination_deadline": nomination_deadline}
     submit("CreateTournament", {k: v for k, v in fields.items() if v is not None}, db, kafka)
+    if key is not None:  # what an auditor pins: `olympiad audit SOURCE --key HEX`
+        console().print(f"chief arbiter's public key (publish it; olympiad audit --key): {key}", highlight=False)
 
 
 @team_app.command("add")

@@ -33,6 +33,7 @@ def audit(
     from rich.table import Table
 
     from producers.audit_sources import audit_source, read_anchors
+    from projections.anchors import public_key
     from projections.audit import audit as run_audit
     from schemas.events import EventSchemaError
     from schemas.refusals import exception_text
@@ -46,7 +47,7 @@ def audit(
             published.pairings = {r: d for r, d in published.pairings.items() if r <= through_round}
             published.proposals = {r: d for r, d in published.proposals.items() if r <= through_round}
         anchors = read_anchors(against, tid) if against else None
-        report = run_audit(tid, records, published, key.lower() if key else None, anchors)
+        report = run_audit(tid, records, published, public_key(key, "--key") if key is not None else None, anchors)
     except (FileNotFoundError, ValueError, EventSchemaError) as exc:
         err.print(f"[bold red]refused[/]: {escape(refusal_text(exc))}")
         raise typer.Exit(code=2) from None

@@ -83,7 +83,7 @@ def export(
     out: Path = typer.Argument(..., metavar="OUT", help="event log to write (.jsonl or .jsonl.gz)"),
 ) -> None:
     """Convert SOURCE into an event log file (canonical JSON Lines; gzip if OUT ends in .gz), with its
-    hash chain (OUT.chain) and a copy of its event.json beside it."""
+    hash chain (OUT.jsonl.gz.chain: its name + .chain) and a copy of its event.json beside it."""
     from projections.eventlog import chain_path, write_log
     from producers.sources import facts_path, sidecar
 

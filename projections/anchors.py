@@ -13,6 +13,7 @@ export-trf`` writes it in ``### olympiad-events anchors`` comment lines (``trf_l
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,9 +69,22 @@ def parse_anchors(doc: Any, source: str, tournament_id: str | None = None) -> An
             raise ValueError(f"{source}: checkpoint {i} is a {event.type}, not a CheckpointSigned")
         checkpoints.append(event)
     key = doc.get("chief_key")
-    if key is not None and not (isinstance(key, str) and len(key) == 64):
-        raise ValueError(f"{source}: chief_key is not a public key (64 hex digits)")
-    return Anchors(key, sorted(checkpoints, key=lambda e: e.round), source)
+    return Anchors(None if key is None else public_key(key, f"{source}: chief_key"),
+                   sorted(checkpoints, key=lambda e: e.round), source)
+
+
+PUBLIC_KEY = re.compile(r"[0-9a-f]{64}")
+PUBLIC_KEY_RULE = "an Ed25519 public key is 64 hex digits, as TournamentCreated.chief_key holds it"
+
+
+def public_key(text: Any, where: str) -> str:
+    """``text`` as an Ed25519 public key: 64 lower-case hex digits (case and surrounding spaces
+    are forgiven). Raises ``ValueError`` naming ``where`` and the rule for anything else (a
+    shortened key, a typo), so that a key that cannot be one is refused, not read as a divergence."""
+    key = text.strip().lower() if isinstance(text, str) else ""
+    if not PUBLIC_KEY.fullmatch(key):
+        raise ValueError(f"{where}: {str(text)[:24]!r} is not a public key [rule: {PUBLIC_KEY_RULE}]")
+    return key
 
 
 def trf_lines(state: Any) -> list[str]:

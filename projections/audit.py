@@ -200,7 +200,7 @@ def _anchoring(report: AuditReport, trusted_key: str | None, anchors: Anchors) -
         report.unchecked.append("the published checkpoints (no --against): a log cut after its last checkpoint reads the same")
     if report.hashed == 0 and report.events:
         report.unchecked.append("the log is unchained (no stored chain hash: a log file without its chain file "
-                                "OUT.chain): an event changed, deleted or moved is found by the signed checkpoints alone")
+                                "LOG.chain): an event changed, deleted or moved is found by the signed checkpoints alone")
     if not report.checkpoints and not anchors.checkpoints:
         report.unchecked.append("no signed checkpoint in the log: nothing proves that nobody rewrote it consistently")
 

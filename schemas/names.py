@@ -13,3 +13,12 @@ def name_key(name: str) -> str:
     runs of spaces as one, case folded ("O’Gorman,  Tom" and "o'gorman, tom" meet). The key is for
     matching only; the name is stored as the source spells it."""
     return " ".join(unicodedata.normalize("NFC", name).translate(_APOSTROPHES).split()).casefold()
+
+
+def loose_name_key(name: str) -> str:
+    """``name_key`` that also ignores accents (combining marks after NFKD), punctuation and word
+    order: a broadcast's "Santosh Vidit" meets a roster's "Vidit, Santosh", "Gukesh D" meets
+    "Gukesh, D.". Letters of every script are kept (a Cyrillic or Chinese name keeps its key), so
+    two names meet only if their letters do. For sources that spell names freely (game feeds)."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name_key(name)) if not unicodedata.combining(c))
+    return " ".join(sorted("".join(c if c.isalnum() else " " for c in plain).split()))

@@ -2,18 +2,18 @@
 
 A game names its players (``schemas.game_commands.FeedGame``). Each player is found among the
 nominated players of the registered teams (FIDE id first; else the name, compared without case,
-accents, punctuation or word order); the round's table where the two teams meet is the match; the
+accents, punctuation or word order: ``schemas.names.loose_name_key``); the round's table where the two teams meet is the match; the
 board is the player's place in the team's line-up for the round (``LineupSubmitted``), else the
 feed's board number, else the place in the default line-up (the first nominated players, R-D1).
 The colours must agree: the home team has White on the odd boards (R-D4).
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from processors.tournament import RuleViolation, TournamentState
+from schemas.names import loose_name_key
 
 MAPPING_RULE = "a game maps to one board through the line-ups"
 
@@ -26,36 +26,31 @@ class Seat:
     order: int
 
 
-def name_key(name: str) -> str:
-    """``name`` compared without case, accents, punctuation or word order ("Vidit, Santosh" ==
-    "santosh vidit")."""
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
-    words = "".join(c if c.isalnum() else " " for c in plain).split()
-    return " ".join(sorted(words))
-
-
-_INDEX: dict[tuple[int, ...], tuple[dict[str, Seat], dict[str, Seat | None]]] = {}
+_INDEX: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[str, Seat], dict[str, Seat | None]]] = {}
 
 
 def _index(state: TournamentState) -> tuple[dict[str, Seat], dict[str, Seat | None]]:
-    """(FIDE id -> seat, name key -> seat or None when two teams nominate the name), cached per
-    set of registrations (a registration or a roster change is a new object)."""
-    key = tuple(id(t) for t in state.teams.values())
-    found = _INDEX.get(key)
-    if found is None:
-        by_id: dict[str, Seat] = {}
-        by_name: dict[str, Seat | None] = {}
-        for team in state.teams.values():
-            for p in team.players:
-                seat = Seat(team.team_id, p.board_order)
-                if p.fide_id:
-                    by_id[p.fide_id] = seat
-                k = name_key(p.name)
-                by_name[k] = seat if k not in by_name else None
-        if len(_INDEX) > 8:
-            _INDEX.clear()
-        found = _INDEX[key] = (by_id, by_name)
-    return found
+    """(FIDE id -> seat, loose name key -> seat, or None when two teams nominate the name), cached
+    per set of registrations (a registration or a roster change is a new object; the cache holds
+    the objects it was built from, so their ids cannot be reused while it is kept)."""
+    teams = tuple(state.teams.values())
+    key = tuple(map(id, teams))
+    cached = _INDEX.get(key)
+    if cached is not None and all(a is b for a, b in zip(cached[0], teams)):
+        return cached[1], cached[2]
+    by_id: dict[str, Seat] = {}
+    by_name: dict[str, Seat | None] = {}
+    for team in teams:
+        for p in team.players:
+            seat = Seat(team.team_id, p.board_order)
+            if p.fide_id:
+                by_id[p.fide_id] = seat
+            k = loose_name_key(p.name)
+            by_name[k] = seat if k not in by_name else None
+    if len(_INDEX) > 8:
+        _INDEX.clear()
+    _INDEX[key] = (teams, by_id, by_name)
+    return by_id, by_name
 
 
 def seat_of(state: TournamentState, fide_id: str | None, name: str) -> Seat | None:
@@ -63,7 +58,7 @@ def seat_of(state: TournamentState, fide_id: str | None, name: str) -> Seat | No
     by_id, by_name = _index(state)
     if fide_id and fide_id in by_id:
         return by_id[fide_id]
-    return by_name.get(name_key(name)) if name else None
+    return by_name.get(loose_name_key(name)) if name else None
 
 
 def map_game(state: TournamentState, game: Any) -> tuple[int, int, int]:

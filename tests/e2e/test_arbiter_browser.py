@@ -44,14 +44,11 @@ def eight_teams_csv(path: Path) -> Path:
     return full
 
 
-def serve_new(db: str, port: int) -> subprocess.Popen:
-    """``olympiad serve --new`` on ``db`` (a SQLite file; the chief arbiter's key beside it);
-    returns once the API answers."""
-    log = open(os.devnull, "w")
-    key = db.removeprefix("sqlite:///") + ".chief.key"
-    proc = subprocess.Popen([sys.executable, "-m", "olympiad", "serve", "--new", "Club Open 2026", "--profile", "olympiad-2022",
-                             "--db", db, "--port", str(port), "--key", key], env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": CHIEF},
-                            stdout=log, stderr=subprocess.STDOUT)
+def serve(args: list[str], port: int) -> subprocess.Popen:
+    """``olympiad serve ARGS --port PORT`` with the chief arbiter's token ``CHIEF``; returns once
+    the API answers (at most 60 s, else ``RuntimeError``)."""
+    proc = subprocess.Popen([sys.executable, "-m", "olympiad", "serve", *args, "--port", str(port)],
+                            env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": CHIEF}, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -60,8 +57,14 @@ def serve_new(db: str, port: int) -> subprocess.Popen:
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                raise RuntimeError("olympiad serve --new did not start")
+                raise RuntimeError(f"olympiad serve {' '.join(args)} did not start")
             time.sleep(0.1)
+
+
+def serve_new(db: str, port: int) -> subprocess.Popen:
+    """``olympiad serve --new`` on ``db`` (a SQLite file; the chief arbiter's key beside it)."""
+    key = db.removeprefix("sqlite:///") + ".chief.key"
+    return serve(["--new", "Club Open 2026", "--profile", "olympiad-2022", "--db", db, "--key", key], port)
 
 
 def message(driver, contains: str) -> str:

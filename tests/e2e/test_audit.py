@@ -69,7 +69,7 @@ def audit(*argv: str) -> tuple[int, str]:
 UNANCHORED = ("audit: consistent but not anchored (exit status 3); not checked: the chief arbiter's key (no --key) and the "
               "published checkpoints (no --against): a log cut after its last checkpoint, or rewritten whole and signed with "
               "another key, reads the same")
-UNCHAINED = ("the log is unchained (no stored chain hash: a log file without its chain file OUT.chain): an event changed, "
+UNCHAINED = ("the log is unchained (no stored chain hash: a log file without its chain file LOG.chain): an event changed, "
              "deleted or moved is found by the signed checkpoints alone")
 
 
@@ -344,3 +344,23 @@ def test_the_trf_export_carries_the_anchors_an_audit_checks_against(club, rewrit
     code, out = audit(str(log), "--against", str(trf))
     assert code == 0 and f"anchored to 11 published checkpoint(s) and the published key ({trf})" in out, out
     assert audit(str(rewritten[1]), "--against", str(trf))[0] == 1
+
+
+def test_a_key_that_cannot_be_one_is_refused_not_read_as_a_rewritten_log(club):
+    db, log, store = club
+    for typo in ("zz", store.state.created.chief_key[:4], store.state.created.chief_key + "0"):
+        code, out = audit(str(log), "--key", typo)
+        assert code == 2 and out == (f"refused: --key: {typo[:24]!r} is not a public key [rule: an Ed25519 public key is "
+                                     "64 hex digits, as TournamentCreated.chief_key holds it]"), out
+    code, out = audit(str(log), "--key", f" {store.state.created.chief_key.upper()} ")  # case and spaces forgiven
+    assert code == 0, out
+
+
+def test_new_prints_the_public_key_an_auditor_pins(tmp_path):
+    from projections.store import EventStore
+
+    db = f"sqlite:///{tmp_path / 'cup.sqlite'}"
+    result = CliRunner().invoke(app, ["new", "key-cup", "--name", "Key Cup", "--db", db, "--key", str(tmp_path / "cup.key")])
+    assert result.exit_code == 0, result.output
+    key = EventStore(db).state.created.chief_key
+    assert len(key) == 64 and f"chief arbiter's public key (publish it; olympiad audit --key): {key}" in result.output

@@ -4,10 +4,6 @@ result. ``olympiad serve`` on a SQLite store; the feed's ingester writes beside 
 writes the round's PGN, the ingester polls)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,35 +11,19 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from olympiad.web.local_server import call, free_port
+from olympiad.web.local_server import free_port
 from producers.doors import EmbeddedDoor
 from producers.feeds.ingester import Ingester
 from producers.feeds.sources import PgnFiles
 from projections.store import EventStore
+from tests.e2e.test_arbiter_browser import CHIEF, serve
 from tests.e2e.test_browser import browsers, chromium  # noqa: F401 (fixture)
 from tests.factories import TID
 from tests.feed_games import FEED, VIDIT_MAKOTO, feed_store
 from tests.unit.test_feed_bad import pgn
 
 pytestmark = pytest.mark.e2e
-CHIEF = "feed-e2e-chief-3b8d1f06a2c94e75"
 CARD = '#games .game[data-table="1"][data-board="1"]'
-
-
-def serve(db: str, port: int) -> subprocess.Popen:
-    """``olympiad serve`` of ``db``; returns once the API answers."""
-    proc = subprocess.Popen([sys.executable, "-m", "olympiad", "serve", "--db", db, "--port", str(port)],
-                            env=os.environ | {"OLYMPIAD_CHIEF_TOKEN": CHIEF}, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            call(f"http://127.0.0.1:{port}/api/setup")
-            return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("olympiad serve did not start")
-            time.sleep(0.1)
 
 
 def test_the_scoreboard_follows_a_game_and_the_arbiter_confirms_its_result(tmp_path: Path, browsers):  # noqa: F811
@@ -59,7 +39,7 @@ def test_the_scoreboard_follows_a_game_and_the_arbiter_confirms_its_result(tmp_p
 
     play(10)
     port = free_port()
-    proc = serve(db, port)
+    proc = serve(["--db", db], port)
     try:
         base = f"http://127.0.0.1:{port}"
         board = browsers()

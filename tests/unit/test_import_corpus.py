@@ -166,3 +166,13 @@ def test_varied_samarkand_rosters_read_every_title_and_script_in_nfc(tmp_path: P
         "2 players carry a title that is not a FIDE title code (kept as given): "
         f"NM ({events[1 + 120].team_id}: Ō’Connor, Seán; {events[1 + 180].team_id}: Þórsson, Ægir)")
     assert replay(events).rounds[11].digest == SAMARKAND_DIGEST
+
+
+def test_a_feeds_loose_key_ignores_order_accents_and_punctuation_but_keeps_every_script() -> None:
+    from schemas.names import loose_name_key
+
+    assert loose_name_key("Vidit, Santosh Gujrathi") == loose_name_key("Santosh Gujrathi VIDIT")
+    assert loose_name_key("Müller, Jörg") == loose_name_key("Jorg Muller") == "jorg muller"
+    # letters of other scripts are kept: two Chinese (or Cyrillic) names do not meet as one empty key
+    assert loose_name_key("丁立人") != loose_name_key("王皓") and loose_name_key("丁立人") == "丁立人"
+    assert loose_name_key("Непомнящий, Ян") == loose_name_key("Ян Непомнящий") != loose_name_key("Карякин, Сергей")
