@@ -14,6 +14,7 @@ Needs Debian's ``chromium`` and ``chromium-driver`` (``deploy/install-browser.sh
 from __future__ import annotations
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -33,6 +34,14 @@ CHIEF = "e2e-whatif-chief-token-7d2e"
 
 def pairs(next_pairing: dict) -> list[tuple[str, str]]:
     return [(t["home"]["team_id"], t["away"]["team_id"]) for t in next_pairing["tables"]]
+
+
+def choose(page, css: str, value: str) -> None:
+    """Pick ``value`` in the select at ``css``, again if a live redraw replaced it meanwhile."""
+    def pick(d) -> bool:
+        Select(d.find_element(By.CSS_SELECTOR, css)).select_by_value(value)
+        return True
+    WebDriverWait(page, 10, ignored_exceptions=(StaleElementReferenceException,)).until(pick)
 
 
 def test_a_hypothetical_draw_on_the_scoreboard_is_this_browsers_only(browsers):  # noqa: F811
@@ -63,12 +72,13 @@ def test_a_hypothetical_draw_on_the_scoreboard_is_this_browsers_only(browsers): 
         page = browsers()
         page.get(f"{server}/")
         WebDriverWait(page, 15).until(lambda d: "102 of 103 matches" in d.find_element(By.ID, "standings-title").text)
+        # The page redraws its tables when the live stream opens; touch them only after that.
+        WebDriverWait(page, 15).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#live.on"))
         assert [r["team"] for r in shown_rows(page)] == [r["team_id"] for r in live["standings"]["rows"]]
         assert page.find_element(By.ID, "whatif").get_attribute("hidden") is not None
         assert page.find_element(By.ID, "next-pairing").get_attribute("hidden") is not None
 
-        Select(WebDriverWait(page, 10).until(lambda d: d.find_element(
-            By.CSS_SELECTOR, f'#pairings tr[data-table="{table}"] td.whatif select'))).select_by_value("2-2")
+        choose(page, f'#pairings tr[data-table="{table}"] td.whatif select', "2-2")
         WebDriverWait(page, 10).until(lambda d: d.find_element(By.ID, "next-pairing").is_displayed())
         title = page.find_element(By.ID, "standings-title")
         assert title.get_attribute("data-hypothetical") == "1" and "hypothetical" in title.text
