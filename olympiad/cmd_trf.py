@@ -28,7 +28,7 @@ def export_trf_command(
     encoding: str = typer.Option("latin-1", help="latin-1 (what gacrux reads without -b), cp1252 or utf-8; "
                                  "characters latin-1/cp1252 cannot hold are respelled and listed on stderr"),
 ) -> None:
-    """Write SOURCE as a TRF-2026 file with its team records (310, 013, 300, 320, 330, 240, 162, 362, 192, 202/212)."""
+    """Write SOURCE as a TRF-2026 file with its team records (310, 013, 300, 320, 330, 240, 162, 362, 192, 202/212, 250 when accelerated)."""
     from processors.tournament import RuleViolation
     from projections.trf import TrfHeader, render_trf
 
