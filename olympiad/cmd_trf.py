@@ -11,7 +11,7 @@ from typing import List, Optional
 import typer
 
 from olympiad.cli import app
-from olympiad.output import console, err, load_or_refuse, refuse
+from olympiad.output import err, load_or_refuse, refuse, say
 
 
 @app.command("export-trf")
@@ -46,7 +46,7 @@ def export_trf_command(
         listed = ", ".join(f"{ch} (U+{ord(ch):04X}) as {new}" for ch, new in sorted(trf.respelled.items()))
         err().print(f"warning: {trf.encoding} cannot hold {len(trf.respelled)} character(s), respelled in the records "
                     f"(exact text in the ### olympiad-events comments): {listed}", highlight=False, markup=False, soft_wrap=True)
-    console().print(f"wrote {trf.text.count(chr(13))} records ({trf.encoding}) to {out}", highlight=False)
+    say(f"wrote {trf.text.count(chr(13))} records ({trf.encoding}) to {out}")
 
 
 @app.command("import-trf")
@@ -67,4 +67,4 @@ def import_trf_command(
         raise
     target = out or file.with_suffix(".events.jsonl")
     n = write_log(target, events)
-    console().print(f"wrote {n} events to {target}", highlight=False)
+    say(f"wrote {n} events to {target}")
