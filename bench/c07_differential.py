@@ -246,8 +246,11 @@ def simulated_events(seed: int) -> list:
 
 
 GP_PRIMARY = RuleProfile.model_validate({**SWISS_TEAM_2026.model_dump(), "name": "swiss-team-2026-gp",
+                                         "tiebreaks": ("OSB-C1", "BH:MP/C1", "GP"),
                                          "swiss_team": SwissTeamRules(primary_score="gp")})
-"""C.04.6 with game points primary (art. 1.2), MP secondary: the GP-primary events of the differential."""
+"""C.04.6 with game points primary (art. 1.2), MP secondary: the GP-primary events of the differential.
+Buchholz names its score (BH:MP/C1, the value of swiss-team-2026's BH-C1): the Olympiad name is refused
+under GP primary (``schemas.tiebreak_codes.check_primary``)."""
 
 
 def gp_primary_events(seed: int) -> list:

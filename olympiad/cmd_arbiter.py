@@ -16,7 +16,7 @@ import typer
 from olympiad.cli import app
 from olympiad import doors
 from olympiad.doors import AS, DB, KAFKA, actor, console, embedded_state, err, escape, submit
-from olympiad.output import note_titles
+from olympiad.output import note_titles, say
 
 team_app = typer.Typer(no_args_is_help=True, help="Register teams, import them, change rosters, rank, absences, withdrawals.")
 round_app = typer.Typer(no_args_is_help=True, help="Pair a round, amend the proposal, publish it, close the round.")
@@ -103,7 +103,7 @@ def new(
               "nomination_deadline": nomination_deadline}
     submit("CreateTournament", {k: v for k, v in fields.items() if v is not None}, db, kafka)
     if key is not None:  # what an auditor pins: `olympiad audit SOURCE --key HEX`
-        console().print(f"chief arbiter's public key (publish it; olympiad audit --key): {key}", highlight=False)
+        say(f"chief arbiter's public key (publish it; olympiad audit --key): {key}")
 
 
 @team_app.command("add")

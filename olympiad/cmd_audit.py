@@ -54,6 +54,9 @@ def audit(
     except Exception as exc:  # a source that cannot be read (a broker, a database): say so, no traceback
         err.print(f"[bold red]refused[/]: {source}: {escape(exception_text(exc))}")
         raise typer.Exit(code=2) from None
+    console.print(escape(report.compared_line()))
+    for line in report.round_lines():
+        console.print(line)
     if show_trail and report.trail:
         table = Table(title=f"{tid}: audit trail ({len(report.trail)} arbiter actions)", title_justify="left")
         for column in ("when", "who", "round", "action", "reason"):

@@ -24,7 +24,7 @@ import typer
 
 from olympiad.cli import app
 from olympiad.broker_probe import BrokerUnavailable, require_broker
-from olympiad.output import console as _console, err as _err, load_or_refuse
+from olympiad.output import console as _console, err as _err, load_or_refuse, say
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -240,7 +240,7 @@ def live(
     events = _load(source) if source else []
     _err().print("starting broker, processors and projection worker ...")
     with LivePipeline(keep_broker=keep_running) as pipeline:
-        _err().print(f"broker {pipeline.bootstrap}; logs in {pipeline.logdir}")
+        say(f"broker {pipeline.bootstrap}; logs in {pipeline.logdir}", stderr=True)
         if pipeline.credentials and not os.environ.get("KAFKA_SASL_USERNAME"):
             # What this process imports (a data set's facts, ImportFacts) it imports as the chief arbiter.
             os.environ.update(KAFKA_SASL_USERNAME="chief", KAFKA_CREDENTIALS=pipeline.credentials)

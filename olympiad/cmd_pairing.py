@@ -8,7 +8,7 @@ from typing import Any, List, Optional
 import typer
 
 from olympiad.cli import app
-from olympiad.output import console, err, load_or_refuse, refuse
+from olympiad.output import console, err, load_or_refuse, refuse, say
 
 PROFILE_NAMES = "olympiad-2008, olympiad-2022, swiss-team-2026, swiss-team-2026-nocolour, swiss-team-2026-typeb"  # for the help texts; get_profile refuses any other
 
@@ -257,9 +257,9 @@ def simulate(
     sim = run(spec)
     n = write_log(out, sim.events)
     played = max(sim.state.rounds, default=0)
-    console().print(f"simulated {spec.teams} teams, {played} of {spec.rounds} rounds under {spec.profile.name}: {n} events written to {out}"
+    say(f"simulated {spec.teams} teams, {played} of {spec.rounds} rounds under {spec.profile.name}: {n} events written to {out}"
                   + ("" if teams else f" (drawn from seed {seed}: absence rate {spec.absence_rate}, match forfeit rate "
-                     f"{spec.match_forfeit_rate}, ratings {spec.rating_mean} +- {spec.rating_sd})"), highlight=False)
+                     f"{spec.match_forfeit_rate}, ratings {spec.rating_mean} +- {spec.rating_sd})"))
     if sim.stopped:
         err().print(f"stopped early: {sim.stopped}", highlight=False, soft_wrap=True)
         raise typer.Exit(code=1)

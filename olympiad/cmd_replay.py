@@ -10,7 +10,7 @@ from typing import Any, Optional
 import typer
 
 from olympiad.cli import app
-from olympiad.output import console, load_or_refuse, read_or_refuse, refuse
+from olympiad.output import load_or_refuse, read_or_refuse, refuse, say
 
 __all__ = ["load_or_refuse", "refuse"]  # what other command modules take from here
 
@@ -89,9 +89,9 @@ def export(
 
     events = load_or_refuse(source)
     n = write_log(out, events, with_chain=True)
-    console().print(f"wrote {n} events to {out}")
-    console().print(f"wrote their hash chain to {chain_path(out)}", highlight=False)
+    say(f"wrote {n} events to {out}")
+    say(f"wrote their hash chain to {chain_path(out)}")
     facts = facts_path(source)
     if facts is not None:  # the facts the log does not carry (arbiter-made tables) travel with it
         shutil.copyfile(facts, sidecar(out))
-        console().print(f"copied {facts} to {sidecar(out)}", highlight=False)
+        say(f"copied {facts} to {sidecar(out)}")

@@ -11,7 +11,7 @@ import typer
 
 from olympiad.cli import app
 from olympiad.doors import DEFAULT_DB
-from olympiad.output import console, load_or_refuse, refuse
+from olympiad.output import console, load_or_refuse, refuse, say
 from olympiad.web.preload import through_round
 
 
@@ -225,7 +225,7 @@ def embedded_backend(db: str | None, events: list[Any] | None, source: str | Non
             decision = _engine_or_refuse(lambda: EmbeddedDoor(store).decide(command), db)
         except RuleViolation as exc:
             refuse(exc)
-        console().print(f"loaded {len(decision.events)} events from {source} ({len(decision.recorded)} already stored)")
+        say(f"loaded {len(decision.events)} events from {source} ({len(decision.recorded)} already stored)")
     return EmbeddedBackend(store), engine
 
 

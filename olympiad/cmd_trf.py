@@ -11,7 +11,7 @@ from typing import List, Optional
 import typer
 
 from olympiad.cli import app
-from olympiad.output import console, err, load_or_refuse, refuse
+from olympiad.output import err, load_or_refuse, refuse, say
 
 
 @app.command("export-trf")
@@ -28,7 +28,7 @@ def export_trf_command(
     encoding: str = typer.Option("latin-1", help="latin-1 (what gacrux reads without -b), cp1252 or utf-8; "
                                  "characters latin-1/cp1252 cannot hold are respelled and listed on stderr"),
 ) -> None:
-    """Write SOURCE as a TRF-2026 file with its team records (310, 013, 300, 320, 330, 240, 162, 362, 192, 202/212)."""
+    """Write SOURCE as a TRF-2026 file with its team records (310, 013, 300, 320, 330, 240, 162, 362, 192, 202/212, 250 when accelerated)."""
     from processors.tournament import RuleViolation
     from projections.trf import TrfHeader, render_trf
 
@@ -46,7 +46,7 @@ def export_trf_command(
         listed = ", ".join(f"{ch} (U+{ord(ch):04X}) as {new}" for ch, new in sorted(trf.respelled.items()))
         err().print(f"warning: {trf.encoding} cannot hold {len(trf.respelled)} character(s), respelled in the records "
                     f"(exact text in the ### olympiad-events comments): {listed}", highlight=False, markup=False, soft_wrap=True)
-    console().print(f"wrote {trf.text.count(chr(13))} records ({trf.encoding}) to {out}", highlight=False)
+    say(f"wrote {trf.text.count(chr(13))} records ({trf.encoding}) to {out}")
 
 
 @app.command("import-trf")
@@ -67,4 +67,4 @@ def import_trf_command(
         raise
     target = out or file.with_suffix(".events.jsonl")
     n = write_log(target, events)
-    console().print(f"wrote {n} events to {target}", highlight=False)
+    say(f"wrote {n} events to {target}")

@@ -27,6 +27,13 @@ def err() -> Any:
     return Console(stderr=True)
 
 
+def say(text: str, *, stderr: bool = False) -> None:
+    """Print ``text`` as it is on stdout (``stderr``: on stderr): no markup (a ``[`` in a path is
+    text), no highlighting, and no line breaks put in at the terminal's width (``soft_wrap``), so a
+    file path, a key or a URL in it stays one string that copies whole however narrow the terminal."""
+    (err() if stderr else console()).print(text, markup=False, highlight=False, soft_wrap=True)
+
+
 def refuse(exc: Exception) -> NoReturn:
     """Print a refusal (field, rule, offending event) on stderr and exit with status 2. A
     library's validation error that reached here is said in the product's words

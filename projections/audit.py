@@ -122,6 +122,20 @@ class AuditReport:
     hashed: int = 0  # records found with a stored chain hash (the event store's column, Kafka's headers)
     anchored: list[str] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)
+    compared: list[str] = field(default_factory=list)  # what beside the log's own bytes it was compared with
+
+    def compared_line(self) -> str:
+        """The audit's first line: what the log was compared with (its chain file or stored chain
+        hashes, the pinned key, the published checkpoints, the published read models), or nothing."""
+        with_ = ", ".join(self.compared) if self.compared else "nothing outside the log (no chain file, no --key, no --against)"
+        return f"{self.tournament_id}: log compared with {with_}"
+
+    def round_lines(self) -> list[str]:
+        """One line per replayed round: ``round N reproduced``, or the number of its divergences."""
+        count: dict[int | None, int] = {}
+        for d in self.divergences:
+            count[d.round] = count.get(d.round, 0) + 1
+        return [f"round {r} reproduced" if not count.get(r) else f"round {r}: {count[r]} divergence(s)" for r in self.rounds]
 
     @property
     def ok(self) -> bool:
@@ -183,7 +197,25 @@ def audit(tournament_id: str, records: list[LogRecord], published: Published | N
     hashed = sum(1 for rec in records if rec.chain is not None)
     report = AuditReport(tournament_id, len(events), sorted(result.rounds), len(state.checkpoints), out, trail(state), hashed)
     _anchoring(report, trusted_key, anchors)
+    report.compared = _compared(published, hashed, trusted_key, anchors)
     return report
+
+
+def _compared(published: Published, hashed: int, trusted_key: str | None, anchors: Anchors) -> list[str]:
+    """What the audit compared the log with, for ``AuditReport.compared_line``."""
+    out = []
+    if published.chained is not None:
+        out.append("its chain file (LOG.chain)")
+    elif hashed:
+        out.append(f"the chain hashes stored with {hashed} record(s)")
+    if trusted_key:
+        out.append(f"the pinned key {trusted_key[:12]}...")
+    if anchors.checkpoints or anchors.key:
+        out.append(f"{len(anchors.checkpoints)} published checkpoint(s)" + (" and the published key" if anchors.key else "")
+                   + f" ({anchors.source})")
+    kinds = [(len(published.standings), "standings"), (len(published.pairings), "pairings"), (len(published.proposals), "proposals")]
+    out += [f"{n} published {what}" for n, what in kinds if n]
+    return out
 
 
 def _anchoring(report: AuditReport, trusted_key: str | None, anchors: Anchors) -> None:

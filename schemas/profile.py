@@ -15,7 +15,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from schemas.points import Points
 from schemas.profile_switches import BURSTEIN_2008, EXCHANGE_2022, SWISS_TEAM, check_switches
-from schemas.tiebreak_codes import check_tiebreak
+from schemas.tiebreak_codes import check_primary, check_tiebreak
 
 # An Olympiad name ("OSB-C1", "BH-C1", "GP", "OSB", "BH") or a C.07 2026 code ("EMGSB/C1", "BH:GP/M1/P" ...):
 # schemas.tiebreak_codes; a bad code is refused naming the code and the rule.
@@ -193,13 +193,15 @@ class RuleProfile(BaseModel):
     def _consistent(self) -> "RuleProfile":
         """Rules of the profile itself: a bye is worth at most a won match; acceleration needs
         a win worth two draws (C.04.7 art. 1.1: the virtual points are a won and a drawn match);
-        every switch is one the profile's system honours (``schemas.profile_switches``)."""
+        every switch is one the profile's system honours (``schemas.profile_switches``); no Olympiad
+        Buchholz name under GP primary (``schemas.tiebreak_codes.check_primary``)."""
         if self.bye_award.mp > self.match_points.win or self.bye_award.gp > self.boards:
             raise ValueError(f"bye award {self.bye_award.mp} MP, {self.bye_award.gp} GP: at most a won match "
                              f"({self.match_points.win} MP, {self.boards} GP) [rule: R-D9 bye award]")
         if self.acceleration is not None and self.match_points.win != 2 * self.match_points.draw:
             raise ValueError(f"acceleration {self.acceleration!r} with a win worth {self.match_points.win} MP and a draw "
                              f"{self.match_points.draw}: a win must be worth two draws [rule: C.04.7 art. 1.1]")
+        check_primary(self.tiebreaks, self.primary_score)
         fields = type(self).model_fields
         check_switches({k: getattr(self, k) for k in fields}, {k: f.default for k, f in fields.items()}, self.system,
                        self.primary_score)

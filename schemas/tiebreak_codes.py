@@ -167,6 +167,29 @@ def check_tiebreak(code: str) -> str:
     return parse_tiebreak(code).text
 
 
+BUCHHOLZ_NAMES = ("BH", "BH-C1")
+"""The Olympiad names of Buchholz: on the opponents' match points by definition (spec R-T4)."""
+
+
+def check_primary(tiebreaks: tuple[str, ...], primary: str) -> None:
+    """Refuse an Olympiad Buchholz name (``BH``, ``BH-C1``) in a profile whose primary score is game
+    points (``primary`` "gp"). The name is Buchholz on the opponents' MP (R-T4, ``BH:MP``), while a
+    team Buchholz without ``:MP``/``:GP`` is read on the primary score (C.07 2026 art. 13 preamble)
+    and art. 8.1 defines BH on either score: under GP the name says one score and C.07 reads the
+    other, so the profile names it (``BH:MP/C1`` or ``BH:GP/C1``). Raises ``ValueError``
+    ``tiebreaks: ... [rule: ...]``."""
+    if primary != "gp":
+        return
+    for name in tiebreaks:
+        if name in BUCHHOLZ_NAMES:
+            on_mp = OLYMPIAD_NAMES[name]
+            raise ValueError(
+                f"tiebreaks: {name!r} is the Olympiad name of Buchholz on the opponents' match points ({on_mp}); with "
+                f"game points primary a Buchholz that names no score is read on game points, so write {on_mp} or "
+                f"{on_mp.replace(':MP', ':GP')} [rule: C.07 2026 art. 13 preamble (a team tie-break is computed on the "
+                "primary score unless :MP or :GP is stated) and art. 8.1 (Buchholz on MP or GP)]")
+
+
 def c07_code(name: str) -> str:
     """The C.07 code of a profile's tie-break (an Olympiad name translated, a C.07 code kept): TRF 202/212."""
     return OLYMPIAD_NAMES.get(name, name)

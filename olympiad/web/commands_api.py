@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from olympiad.web.api_errors import CONFLICT, REFUSALS, ApiError
@@ -34,18 +34,23 @@ from olympiad.web.auth import NEW_EVENT
 from olympiad.web.deps import WebDoor, chief_key, door, served, token
 from producers.signing import checkpoint_basis, close_signed
 from schemas.commands import COMMANDS
+from schemas.profile import get_profile
 
 
-def _body_model(cls: type[BaseModel], keep_tournament: bool = False) -> type[BaseModel]:
-    """The request body of command ``cls``: its fields less those the server sets."""
+def _body_model(cls: type[BaseModel], keep_tournament: bool = False, optional: frozenset[str] = frozenset()) -> type[BaseModel]:
+    """The request body of command ``cls``: its fields less those the server sets; the fields in
+    ``optional`` may be left out (the server fills them in)."""
     drop = {"actor", "issued_at"} | (set() if keep_tournament else {"tournament_id"})
-    fields = {n: (f.annotation, f) for n, f in cls.model_fields.items() if n not in drop}
+    fields = {n: ((f.annotation | None, Field(default=None, description=f.description)) if n in optional else (f.annotation, f))
+              for n, f in cls.model_fields.items() if n not in drop}
     return create_model(f"{cls.__name__}Body", __config__=ConfigDict(extra="forbid"), __doc__=cls.__doc__, **fields)
 
 
 BODIES = tuple(_body_model(cls) for cls in COMMANDS if cls.__name__ != "CreateTournament")
 CommandBody = Annotated[Union[BODIES], Field(discriminator="command")]  # type: ignore[valid-type]
-CreateBody = _body_model(next(c for c in COMMANDS if c.__name__ == "CreateTournament"), keep_tournament=True)
+CreateBody = _body_model(next(c for c in COMMANDS if c.__name__ == "CreateTournament"), keep_tournament=True,
+                         optional=frozenset({"profile"}))
+SERVED_PROFILE = "serve --new NAME --profile P: the server creates the event with the profile it was started with"
 
 
 class CommandOutcome(BaseModel):
@@ -75,12 +80,14 @@ ONE_PER_SERVER = "one tournament per server"
 
 @router.post("/api/tournaments", status_code=201, response_model=CommandOutcome, responses=REFUSALS | CONFLICT,
              tags=["commands"])
-def create_tournament(body: CreateBody, bearer: str | None = Depends(token),  # type: ignore[valid-type]
+def create_tournament(body: CreateBody, request: Request, bearer: str | None = Depends(token),  # type: ignore[valid-type]
                       signer: Any = Depends(chief_key), web: WebDoor = Depends(door)) -> CommandOutcome:
     """Create the tournament (``CreateTournament``) with the setup token that ``olympiad serve
     --new`` printed; that token then is the tournament's chief arbiter's token. The server's
     chief arbiter key (``serve --key``, else ``<id>.chief.key``, made if missing) is recorded
-    unless the body gives ``chief_key``: every round closed here is then signed."""
+    unless the body gives ``chief_key``: every round closed here is then signed. ``profile`` may be
+    left out on a server started with ``serve --new NAME --profile P`` (P is used); a body naming
+    another profile there is refused (422, field ``profile``)."""
     served_id = web.backend.tournament_id
     if served_id is not None and served_id != body.tournament_id:
         raise ApiError(409, f"this server serves tournament {served_id!r} already; {body.tournament_id!r} needs a "
@@ -88,6 +95,7 @@ def create_tournament(body: CreateBody, bearer: str | None = Depends(token),  # 
     # a retried creation (its answer lost) comes with the token it made the tournament's chief's
     web.tokens.authorize_chief(bearer, NEW_EVENT if served_id is None else served_id)
     fields = _fields(body)
+    fields["profile"] = _profile(fields.get("profile"), (getattr(request.app.state, "new_event", None) or {}).get("profile"))
     if signer is not None and fields.get("chief_key") is None and web.backend.tournament_id is None:
         try:
             fields["chief_key"] = signer.public_key(body.tournament_id)
@@ -99,6 +107,26 @@ def create_tournament(body: CreateBody, bearer: str | None = Depends(token),  # 
         web.tokens.set_chief_token(NEW_EVENT, issued_at=web.clock())
         web.tokens.set_chief_token(body.tournament_id, bearer, issued_at=web.clock())
     return out
+
+
+def _profile(given: Any, served: str | None) -> Any:
+    """The creation's profile: ``given`` (a built-in profile's name, or a whole profile as JSON) or,
+    left out, ``served`` (the profile of ``serve --new``). On a server started with a profile,
+    ``given`` must be that profile (its name, or the same profile whole); else an ``ApiError``
+    422 naming the field ``profile``."""
+    if served is None:
+        if given is None:
+            raise ApiError(422, "CreateTournament: profile: give a built-in profile's name or a whole profile",
+                           field="profile", rule="CreateTournament names its rule profile")
+        return given
+    if given is None or given == served:
+        return served
+    if isinstance(given, dict) and given == get_profile(served).model_dump(mode="json"):
+        return given
+    named = given.get("name") if isinstance(given, dict) else given
+    raise ApiError(422, f"CreateTournament: profile: this server was started for the profile {served!r} (olympiad serve --new "
+                        f"--profile {served}), not {named!r}: leave the profile out, or start a server with --profile {named}",
+                   field="profile", rule=SERVED_PROFILE)
 
 
 @router.post("/api/tournaments/{tid}/commands", status_code=201, response_model=CommandOutcome, responses=REFUSALS,

@@ -117,6 +117,15 @@ class Record(BaseModel):
     lost: int
 
 
+class Byes(BaseModel):
+    """A team's pairing-allocated byes (PAB), display only (not in the digested document): the rounds,
+    the MP they scored, and the record column they count as by those MP under the profile."""
+
+    rounds: list[int] = Field(description="the rounds in which the team had the PAB")
+    mp: int = Field(description="the MP the PABs scored (the profile's bye_award.mp each)")
+    counted_as: str = Field(description='"won", "drawn" (1 MP under the Olympiad profiles), "lost", or "<n> MP"')
+
+
 class Column(BaseModel):
     """One standings column: the row field (or tie-break) it shows and its heading."""
 
@@ -138,6 +147,8 @@ class ScoreboardRow(BaseModel):
     gp: str
     tiebreaks: dict[str, str] = Field(description="tie-break name -> value")
     record: Record
+    byes: Optional[Byes] = Field(default=None, description="the team's PABs, display only: shown in the record column "
+                                 "they count as (projections.views.standings.with_byes)")
 
 
 class StandingRow(ScoreboardRow):

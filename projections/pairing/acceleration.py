@@ -15,6 +15,7 @@ Size of the top half, N = the teams paired in round 1 (present that round, bye i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from projections.history import History
 from schemas.profile import RuleProfile
@@ -40,13 +41,20 @@ def imaginary_points(history: History, profile: RuleProfile, rnd: int, present: 
     """
     if profile.acceleration not in OLYMPIAD_2008_METHODS or rnd > profile.acceleration_rounds:
         return {}
-    if rnd == 1:
-        first = list(present)
-    else:
-        first = [t for t, tr in history.rounds[1].items() if tr.kind not in NOT_PLAYING]
-    first.sort(key=lambda t: history.teams[t].pairing_number)
+    first = round_one_list(history, present)
     top = first[: top_half_size(len(first), profile.acceleration)]
     return {t: profile.acceleration_mp for t in top}
+
+
+def round_one_list(history: History, present: Iterable[str]) -> list[str]:
+    """The teams paired in round 1 (bye included, absent and not-entered teams left out), by pairing
+    number: read from the history once round 1 is in it, else ``present`` (the teams to pair in
+    round 1). Both methods size their accelerated group on this list (R-A3, C.04.7)."""
+    if 1 in history.rounds:
+        first = [t for t, tr in history.rounds[1].items() if tr.kind not in NOT_PLAYING]
+    else:
+        first = list(present)
+    return sorted(first, key=lambda t: history.teams[t].pairing_number)
 
 
 def baku_schedule(rounds: int) -> tuple[int, int]:
@@ -79,8 +87,7 @@ def baku_round(history: History, profile: RuleProfile, rnd: int, present: list[s
     pairing only, never in the standings (C.04.7 pairing score)."""
     if profile.acceleration != "c04.7-baku":
         return None
-    first = list(present) if rnd == 1 else [t for t, tr in history.rounds[1].items() if tr.kind not in NOT_PLAYING]
-    first.sort(key=lambda t: history.teams[t].pairing_number)
+    first = round_one_list(history, present)
     if not first:
         return None
     size = min(len(first), 2 * -(-len(first) // 4))
@@ -100,3 +107,44 @@ def baku_points(profile: RuleProfile, rnd: int) -> int:
     a draw's MP, or 0."""
     accelerated, full = baku_schedule(profile.rounds)
     return profile.match_points.win if rnd <= full else profile.match_points.draw if rnd <= accelerated else 0
+
+
+@dataclass(frozen=True)
+class VirtualPoints:
+    """Virtual (imaginary) MP as TRF-2026 record 250 states them: ``mp`` MP for the teams numbered
+    ``first_tpn``..``last_tpn`` in the pairing of rounds ``first_round``..``last_round``."""
+
+    mp: int
+    first_round: int
+    last_round: int
+    first_tpn: int
+    last_tpn: int
+
+
+def virtual_points(history: History, profile: RuleProfile, present: Iterable[str] = ()) -> list[VirtualPoints]:
+    """The profile's acceleration over the whole tournament, as the ranges record 250 writes (empty
+    without an acceleration). The groups are those the pairing uses: C.04.7, GA = TPN 1..the last
+    GA team, a win's MP in rounds 1..``full``, a draw's MP up to the last accelerated round
+    (``baku_round``, ``baku_schedule``); the 2008 constant, ``acceleration_mp`` MP in rounds
+    1..``acceleration_rounds`` for the top half of the teams paired in round 1 (``imaginary_points``),
+    one range per run of consecutive pairing numbers (a team absent in round 1 breaks a run).
+    ``present``: the teams to pair in round 1 while the history holds no round (else unread)."""
+    first = round_one_list(history, present)
+    if not first or profile.acceleration is None:
+        return []
+    if profile.acceleration == "c04.7-baku":
+        baku = baku_round(history, profile, 1, first)
+        accelerated, full = baku_schedule(profile.rounds)
+        out = [VirtualPoints(profile.match_points.win, 1, full, 1, baku.last_tpn)]
+        if accelerated > full:
+            out.append(VirtualPoints(profile.match_points.draw, full + 1, accelerated, 1, baku.last_tpn))
+        return out
+    tpns = sorted(history.teams[t].pairing_number for t in imaginary_points(history, profile, 1, first))
+    runs: list[list[int]] = []
+    for tpn in tpns:
+        if runs and tpn == runs[-1][1] + 1:
+            runs[-1][1] = tpn
+        else:
+            runs.append([tpn, tpn])
+    last = min(profile.acceleration_rounds, profile.rounds)
+    return [VirtualPoints(profile.acceleration_mp, 1, last, a, b) for a, b in runs]

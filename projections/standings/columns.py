@@ -28,10 +28,14 @@ def standings_columns(tiebreaks: Sequence[str], primary: str = "MP") -> list[dic
 
 def cell(row: Mapping[str, Any], key: str) -> str:
     """The text of column ``key`` in a document row: points as the document's decimal strings,
-    ``games`` the matches played (won + drawn + lost)."""
+    ``games`` the matches played (won + drawn + lost); a served row's PABs (``byes``, display only:
+    ``projections.views.standings.with_byes``) in the column of what they count as, by the MP they
+    score under the profile: ``"2 +1 PAB"`` drawn under the Olympiad profiles."""
     record = row.get("record")
     if key in ("won", "drawn", "lost"):
-        return str(record[key]) if record else ""
+        byes = row.get("byes") or {}
+        pab = f" +{len(byes['rounds'])} PAB" if byes.get("rounds") and byes.get("counted_as") == key else ""
+        return str(record[key]) + pab if record else ""
     if key == "games":
         return str(sum(record.values())) if record else ""
     if key == "GP" and "GP" not in row.get("tiebreaks", {}):

@@ -10,7 +10,8 @@ What is written (../shared/spec/trf.md, ../shared/spec/trf-teams.md; exact colum
   colour), ``162`` (game points W/D/L and ``P`` = the PAB's GP per board, written out because readers
   disagree on its default: trf-teams.md §1.3), ``192`` (encoded type), ``202``/``212`` (the profile's
   tie-breaks by their C.07 codes), ``352`` (board colours ``WBWB``: the home team is White on odd
-  boards, R-D4), ``362`` (match points TW/TD/TL);
+  boards, R-D4), ``362`` (match points TW/TD/TL), ``250`` per range of virtual points when the
+  profile accelerates (C.04.7 Baku or the 2008 constant: the teams and rounds the pairing used);
 - one ``001`` per player, team by team in pairing-number order, each team's nominated players in
   board order, then anyone else its results name. Per round: opponent, colour, result letter
   (``1 = 0``, forfeits ``+``/``-``). Points (cols 81-84) are the TRF26 §1.6 standard score: the
@@ -46,6 +47,8 @@ from processors.tournament import TournamentState
 from projections.anchors import trf_lines
 from projections.audit import trail
 from projections.history import History, build_history
+from projections.pairing.acceleration import virtual_points
+from projections.pairing.entrants import teams_to_pair
 from projections.standings import compute_standings
 from schemas.tiebreak_codes import c07_code
 import projections.trf.records as rec
@@ -283,7 +286,18 @@ class _Writer:
         out += [f"202 {','.join(codes)}", f"212 {','.join([primary, *codes])}",
                 "352 " + "".join("W" if b % 2 else "B" for b in range(1, p.boards + 1)),
                 "362 " + "   ".join(f"{sym}{rec.points_text(v, 4)}" for sym, v in (("TW", mp.win), ("TD", mp.draw), ("TL", mp.loss)))]
-        return out
+        return out + self._acceleration()
+
+    def _acceleration(self) -> list[str]:
+        """250 per range of virtual points (``projections.pairing.acceleration.virtual_points``): MP in
+        columns 5-8 and, written out (trf-teams.md §1.4 trap 4), 0.0 GP in 10-13, since the virtual
+        points enter the pairing score (MP) only; rounds in 15-17 / 19-21, team TPNs in 23-26 / 28-31.
+        A reader re-pairing the file (gacrux) then accelerates the teams the engine accelerated."""
+        present = teams_to_pair(self.history, 1) if self.history.through_round == 0 else ()
+        return [rec.Line("250").put((5, 8), rec.points_text(v.mp, 4)).put((10, 13), rec.points_text(0, 4))
+                .put((15, 17), f"{v.first_round:03d}").put((19, 21), f"{v.last_round:03d}")
+                .put((23, 26), f"{v.first_tpn:04d}").put((28, 31), f"{v.last_tpn:04d}").text()
+                for v in virtual_points(self.history, self.profile, present)]
 
     def _comments(self) -> list[str]:
         c = self.state.created

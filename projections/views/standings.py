@@ -14,9 +14,34 @@ from projections.views.matches import round_status
 from projections.views.ranking import ranked_rows, ranking_explanation
 from projections.views.refs import NotFound
 from projections.views.snapshot import Snapshot, StandingsDocument
+from schemas.profile import RuleProfile
 
 STREAM_FIELDS = ("rank", "pairing_number", "team_id", "name", "mp", "gp", "tiebreaks")
 SCOREBOARD_FIELDS = ("rank", "pairing_number", "team_id", "name", "federation", "mp", "gp", "tiebreaks", "record")
+
+
+def counted_as(profile: RuleProfile) -> str:
+    """What the pairing-allocated bye (PAB) counts as in a team's record, by the MP it scores under
+    ``profile`` (``bye_award.mp`` against ``match_points``; R-D9, D.02 2022 art. 4.1, C.04.6 art. 1.4):
+    "won", "drawn" (1 MP under the Olympiad profiles: a drawn match), "lost", else "<n> MP"."""
+    mp, scale = profile.bye_award.mp, profile.match_points
+    return {scale.win: "won", scale.draw: "drawn", scale.loss: "lost"}.get(mp, f"{mp} MP")
+
+
+def with_byes(rows: list[dict[str, Any]], state: Any, rnd: int) -> list[dict[str, Any]]:
+    """``rows`` (new dicts, never a document's own) each with the display-only ``byes``:
+    ``{"rounds": [r, ...], "mp": MP they scored, "counted_as": counted_as(profile)}``, the rounds
+    1..``rnd`` in which the team had the PAB. The canonical document and its digest do not carry it,
+    so a row's won/drawn/lost plus its byes add up to its MP where the document's record does not."""
+    profile = state.profile
+    rounds: dict[str, list[int]] = {}
+    for r in range(1, rnd + 1):
+        bye = state.rounds[r].bye if r in state.rounds else None
+        if bye:
+            rounds.setdefault(bye, []).append(r)
+    label = counted_as(profile)
+    return [{**row, "byes": {"rounds": rounds.get(row["team_id"], []), "mp": profile.bye_award.mp * len(rounds.get(row["team_id"], [])),
+                             "counted_as": label}} for row in rows]
 
 
 def official(snap: Snapshot, rnd: int) -> StandingsDocument:
@@ -30,13 +55,15 @@ def official(snap: Snapshot, rnd: int) -> StandingsDocument:
 def standings_view(snap: Snapshot, rnd: int) -> dict[str, Any]:
     """The standings after round ``rnd``: the canonical document (rows with every tie-break value
     and its per-opponent breakdown) plus its SHA-256 digest and the tie-break order; each row also
-    names the key that puts it below the row above (``decided_by``, not part of the digested document);
+    names the key that puts it below the row above (``decided_by``) and its PABs (``byes``, ``with_byes``),
+    neither part of the digested document;
     ``title`` says what the table is: "Standings after round 7 (official (round closed))", "(complete
     (not closed yet))" or "(provisional: 3 of 103 matches decided)" (``matches.round_status``)."""
     st = official(snap, rnd)
     tiebreaks, primary = snap.state.profile.tiebreaks, snap.state.profile.primary_score.upper()
     status = round_status(snap.state, rnd)
-    return {**st.document, "rows": ranked_rows(st.document["rows"], tiebreaks, primary=primary), "digest": st.digest,
+    rows = with_byes(ranked_rows(st.document["rows"], tiebreaks, primary=primary), snap.state, rnd)
+    return {**st.document, "rows": rows, "digest": st.digest,
             "tiebreaks": list(tiebreaks), "columns": standings_columns(tiebreaks, primary), "status": status,
             "title": f"Standings after round {rnd}, {status['label']}"}
 
@@ -53,7 +80,8 @@ def scoreboard_view(snap: Snapshot) -> dict[str, Any]:
         "round": board.round, "based_on": board.based_on, "decided": board.decided, "tables": board.tables,
         "provisional": board.provisional, "label": board.label, "digest": st.digest if st else None,
         "columns": standings_columns(tiebreaks, primary), "closed_rounds": closed,
-        "rows": ranked_rows(st.document["rows"], tiebreaks, SCOREBOARD_FIELDS, primary) if st else [],
+        "rows": with_byes(ranked_rows(st.document["rows"], tiebreaks, SCOREBOARD_FIELDS, primary), snap.state,
+                          st.document["round"]) if st else [],
     }
 
 

@@ -220,3 +220,6 @@ def test_a_club_event_from_the_arbiter_page(tmp_path, browsers):  # noqa: F811
     assert audited.returncode == 0, audited.stdout + audited.stderr
     assert "anchored to 1 published checkpoint(s) and the published key" in " ".join(audited.stdout.split())
     assert "rounds 1-1 reproduced, 1 signed checkpoint(s)" in " ".join(audited.stdout.split())
+    first, second = audited.stdout.splitlines()[:2]
+    assert first.startswith(f"{TID}: log compared with the chain hashes stored with ") and f"1 published checkpoint(s) and the published key ({saved})" in first, first
+    assert second == "round 1 reproduced", audited.stdout

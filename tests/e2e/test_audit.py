@@ -76,12 +76,19 @@ UNCHAINED = ("the log is unchained (no stored chain hash: a log file without its
 def test_the_untouched_log_and_store_agree_and_only_an_anchor_gives_exit_status_0(club, published):
     db, log, store = club
     # No anchor: consistent, but nothing outside the log says it is the log that was signed (issue 27).
-    assert audit(str(log)) == (3, f"{TID}: {len(store.events())} events, rounds 1-11 reproduced, 11 signed checkpoint(s), "
+    # The first line says what the log was compared with; then each round it replays.
+    rounds = " ".join(f"round {r} reproduced" for r in range(1, 12))
+    assert audit(str(log)) == (3, f"{TID}: log compared with nothing outside the log (no chain file, no --key, no --against) "
+                               f"{rounds} {TID}: {len(store.events())} events, rounds 1-11 reproduced, 11 signed checkpoint(s), "
                                f"nothing published beside the log to compare with {UNANCHORED}; {UNCHAINED}")
     code, out = audit(f"sqlite:///{db}")
-    assert code == 3 and "11 published standings, 11 published pairings" in out and out.endswith(UNANCHORED), out
+    hashed = len(store.events())
+    assert code == 3 and out.startswith(f"{TID}: log compared with the chain hashes stored with {hashed} record(s), 11 published "
+                                        f"standings, 11 published pairings {rounds} "), out
+    assert "11 published standings, 11 published pairings" in out and out.endswith(UNANCHORED), out
     code, out = audit(str(log), "--against", str(published))
     assert code == 0, out
+    assert out.startswith(f"{TID}: log compared with 11 published checkpoint(s) and the published key ({published}) {rounds} "), out
     assert out.endswith(f"audit: everything agrees, anchored to 11 published checkpoint(s) and the published key ({published}); "
                         f"not checked: {UNCHAINED}"), out
     code, out = audit(f"sqlite:///{db}", "--key", store.state.created.chief_key)
@@ -90,6 +97,8 @@ def test_the_untouched_log_and_store_agree_and_only_an_anchor_gives_exit_status_
                                       "checkpoint reads the same"), out
     code, out = audit(f"sqlite:///{db}", "--against", str(published), "--key", store.state.created.chief_key)
     assert code == 0 and "audit: everything agrees, anchored to the pinned key" in out and "not checked" not in out, out
+    assert out.startswith(f"{TID}: log compared with the chain hashes stored with {hashed} record(s), the pinned key "
+                          f"{store.state.created.chief_key[:12]}..., 11 published checkpoint(s) and the published key"), out
 
 
 def test_the_checkpoints_chain_and_sign_the_log_as_each_round_was_closed(club):
@@ -198,6 +207,7 @@ def test_published_standings_with_a_changed_value_are_named(club, tmp_path):
     code, out = audit(url)
     assert code == 1
     assert f"DIVERGENCE standings: round 7: {row['team_id']}: mp: published {row['mp']}, the log gives {row['mp'] - 2}" in out
+    assert "round 6 reproduced round 7: 1 divergence(s) round 8 reproduced" in out, out
 
 
 def test_the_audit_trail_lists_every_arbiter_action_with_its_reason(club):
@@ -245,7 +255,9 @@ def test_a_log_file_with_its_chain_file_names_the_changed_deleted_and_moved_even
         assert code == (3 if edited == lines else 1), out
         return out
 
-    assert f"chain: {len(lines)} of {len(lines)} records carry a stored chain hash, each checked" in audit_with(lines)
+    untouched = audit_with(lines)
+    assert untouched.startswith(f"{TID}: log compared with its chain file (LOG.chain) round 1 reproduced"), untouched
+    assert f"chain: {len(lines)} of {len(lines)} records carry a stored chain hash, each checked" in untouched
     at = {json.loads(line)["event_id"]: n for n, line in enumerate(lines)}
     victim = f"{TID}/r3/t2/b1"
     changed = json.loads(lines[at[victim]])

@@ -14,6 +14,7 @@ projecting the same log from ``tournament-log`` publishes the same digest.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -261,6 +262,10 @@ def test_a_round_closed_through_the_web_on_kafka_is_signed_and_audited(kafka_boo
         out = " ".join(audited.output.split())
         assert audited.exit_code == 0 and "audit: everything agrees, anchored to the pinned key" in out, out
         assert "rounds 1-1 reproduced, 1 signed checkpoint(s)" in out
+        # The first line: what the log was compared with (the chain headers, the pinned key); then round 1.
+        key = public_hex(load_or_create_key(key_file))
+        assert re.match(rf"{TID}: log compared with the chain hashes stored with \d+ record\(s\), the pinned key {key[:12]}\.\.\. "
+                        r"round 1 reproduced ", out), out
         pipeline.check()
     finally:
         producer.close()

@@ -4,10 +4,13 @@ Tournaments are built from real events (``tests.factories``) and run through the
 tie-break grammar and profile schema."""
 from __future__ import annotations
 
+import json
+import re
 from decimal import Decimal
 
 import pytest
 from pydantic import ValidationError
+from typer.testing import CliRunner
 
 from processors.tournament import TournamentState
 from projections.history import build_history
@@ -172,7 +175,7 @@ def test_c047_is_refused_for_the_2008_rules_and_with_gp_primary():
     with pytest.raises(ValidationError, match=r"\[rule: R-A1\.\.R-A3: the 2008 rules accelerate by their own constant"):
         RuleProfile.model_validate({**OLYMPIAD_2008.model_dump(), "name": "x", "acceleration": "c04.7-baku"})
     with pytest.raises(ValidationError, match=r"\[rule: C\.04\.7 premise"):
-        swiss(acceleration="c04.7-baku", swiss_team=SwissTeamRules(primary_score="gp"))
+        swiss(acceleration="c04.7-baku", tiebreaks=("MPVGP",), swiss_team=SwissTeamRules(primary_score="gp"))
     with pytest.raises(ValidationError, match=r"acceleration_rounds: 3 is not read: C\.04\.7 fixes its own schedule"):
         swiss(acceleration="c04.7-baku", acceleration_rounds=3)
 
@@ -297,3 +300,45 @@ def test_every_switch_and_code_is_in_the_tables_with_its_rule():
     assert [k for k, s in SWITCHES.items() if f"| `{k}` | " not in profiles or s.rule not in profiles] == []
     tiebreaks = (docs / "tiebreaks.md").read_text()
     assert [c for c, r in CATALOGUE.items() if f"| `{c}` | {r.article.removeprefix('C.07 2026 ')} |" not in tiebreaks] == []
+
+
+# ---------------------------------------------------------------------- Buchholz names under GP primary
+BH_RULE = r"\[rule: C\.07 2026 art\. 13 preamble \(a team tie-break is computed on the primary score unless :MP or :GP is stated\) and art\. 8\.1"
+
+
+@pytest.mark.parametrize(("name", "on_mp", "on_gp"), [("BH-C1", "BH:MP/C1", "BH:GP/C1"), ("BH", "BH:MP", "BH:GP")])
+def test_an_olympiad_buchholz_name_is_refused_with_gp_primary(name, on_mp, on_gp):
+    """The Olympiad names BH and BH-C1 are Buchholz on the opponents' MP (R-T4); under GP primary C.07
+    reads a Buchholz that names no score on GP: the profile must say which (the parser refuses,
+    naming both codes and the rule). The same names with MP primary, and the codes that name their
+    score (or the C.07 BH/C1, on the primary score), are kept."""
+    with pytest.raises(ValidationError) as refused:
+        gp_primary("OSB-C1", name, "GP")
+    text = str(refused.value)
+    assert re.search(rf"tiebreaks: '{name}' is the Olympiad name of Buchholz on the opponents' match points \({on_mp}\); "
+                     rf"with game points primary .* so write {on_mp} or {on_gp} {BH_RULE}", text), text
+    assert gp_primary("OSB-C1", on_mp, on_gp, "BH/C1").tiebreaks == ("OSB-C1", on_mp, on_gp, "BH/C1")
+    assert swiss(tiebreaks=("OSB-C1", name)).tiebreaks == ("OSB-C1", name)
+
+
+def test_new_refuses_a_gp_primary_profile_with_bh_c1(tmp_path):
+    """The CLI door (``olympiad new --profile-file``): refused with exit 2, the field and the rule, and no
+    tournament created; the same profile naming BH:GP/C1 is created."""
+    from olympiad.cli import app
+
+    profile = {**SWISS_TEAM_2026.model_dump(mode="json"), "name": "club-gp", "tiebreaks": ["OSB-C1", "BH-C1"],
+               "swiss_team": {**SWISS_TEAM_2026.swiss_team.model_dump(mode="json"), "primary_score": "gp"}}
+    path = tmp_path / "gp.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    env = {"OLYMPIAD_DB": f"sqlite:///{tmp_path / 'gp.sqlite'}", "COLUMNS": "400"}
+    refused = CliRunner().invoke(app, ["new", "gp-cup", "--name", "GP Cup", "--profile-file", str(path), "--no-key"], env=env)
+    out = " ".join(refused.output.split())
+    assert refused.exit_code == 2, out
+    assert "refused: command CreateTournament: profile: tiebreaks: 'BH-C1' is the Olympiad name of Buchholz" in out, out
+    assert "[rule: C.07 2026 art. 13 preamble" in out and "art. 8.1 (Buchholz on MP or GP)]" in out, out
+    profile["tiebreaks"] = ["OSB-C1", "BH:GP/C1"]
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    made = CliRunner().invoke(app, ["new", "gp-cup", "--name", "GP Cup", "--profile-file", str(path), "--no-key"], env=env)
+    assert made.exit_code == 0, made.output
+    from projections.store import EventStore
+    assert EventStore(env["OLYMPIAD_DB"]).state.profile.tiebreaks == ("OSB-C1", "BH:GP/C1")

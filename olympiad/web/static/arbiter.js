@@ -40,12 +40,14 @@
     };
     $("c-profile").addEventListener("change", about);
     $("c-profile").value = setup.profile || "olympiad-2022";
+    // serve --new NAME --profile P: the server creates the event with P (another is refused), so the page shows it fixed.
+    $("c-profile").disabled = Boolean(setup.profile);
     about();
     $("c-id").value = (setup.name || "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   }
   $("c-submit").addEventListener("click", async () => {
-    const body = { command: "CreateTournament", tournament_id: $("c-id").value.trim(), name: $("c-name").value.trim(),
-      profile: $("c-profile").value };
+    const body = { command: "CreateTournament", tournament_id: $("c-id").value.trim(), name: $("c-name").value.trim() };
+    if (!setup.profile) body.profile = $("c-profile").value;  // else the server's profile
     if ($("c-rounds").value) body.rounds = Number($("c-rounds").value);
     if ($("c-deadline").value.trim()) body.nomination_deadline = $("c-deadline").value.trim();
     const r = await Api.post("/api/tournaments", body, token());

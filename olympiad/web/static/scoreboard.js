@@ -53,7 +53,8 @@
   function value(r, key) {
     // "decided by" comes with the rows, REST and stream alike (projections.standings.decided_by)
     if (key === "decided_by") return r.decided_by === "equal on every key, shared place" ? "= shared" : r.decided_by || "";
-    if (key in r.record) return r.record[key];
+    // a PAB is shown in the column of what it counts as, by the MP it scores (r.byes, display only)
+    if (key in r.record) return r.record[key] + (r.byes && r.byes.rounds.length && r.byes.counted_as === key ? ` +${r.byes.rounds.length} PAB` : "");
     if (key === "games") return r.record.won + r.record.drawn + r.record.lost;
     if (key === "GP" && !(key in r.tiebreaks)) return r.gp;
     return key in r ? r[key] : r.tiebreaks[key];
