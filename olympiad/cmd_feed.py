@@ -42,8 +42,10 @@ def feed_command(
         from producers.feeds.dead_letters import KafkaDeadLetters
 
         letters = KafkaDeadLetters(kafka, prefix())
-    ingester = Ingester(door(db, kafka).submit, tournament, [open_source(s, kind, boards, rnd) for s in source],
-                        actor=FEED_ACTOR.model_copy(update={"id": feed_id}), now=now, dead_letters=letters)
+    d = door(db, kafka)
+    ingester = Ingester(d.submit, tournament, [open_source(s, kind, boards, rnd) for s in source],
+                        actor=FEED_ACTOR.model_copy(update={"id": feed_id}), now=now, dead_letters=letters,
+                        submit_all=d.submit_all)  # a poll's games in one round trip
 
     def said(report) -> None:
         line = (f"{report.games} games, {report.moves} new moves, {len(report.ended)} ended, {report.events} events, "
