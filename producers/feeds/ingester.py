@@ -25,7 +25,7 @@ from producers.feeds.sources import FeedSource
 from schemas.command_base import Actor
 from schemas.dead_letters import dead_letter
 from schemas.game_commands import ReportFeedProblem, ReportGame
-from schemas.game_events import copy_fields
+from schemas.game_events import FEED_PROBLEM_RULES, copy_fields
 
 DEFAULT_INTERVAL = 5.0
 MIN_INTERVAL = 2.0
@@ -38,7 +38,8 @@ class PollReport:
     """What one poll did: ``games`` seen, ``moves`` (new plies) and ``commands`` sent, ``events``
     recorded, ``problems`` recorded, ``ended`` games whose result was first sent (the last one's
     verdict at ``ended_at``, ``time.perf_counter``), sources that ``failed`` (name -> reason),
-    commands without a verdict (``unanswered``)."""
+    commands without a verdict (``unanswered``), one line per feed problem recorded (``notes``:
+    its kind, the feed and the game, what is wrong, the field and the rule)."""
 
     games: int = 0
     moves: int = 0
@@ -49,13 +50,15 @@ class PollReport:
     failed: dict[str, str] = field(default_factory=dict)
     unanswered: int = 0
     ended_at: float | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class _Send:
     """One command of a poll: the game's ``key`` (source, place), what was ``read`` and what was
     sent ``before`` for it, the ``command``; for a problem, its ``text``, ``rule`` and
-    ``reason`` (the dead letter's) and the text's ``digest``."""
+    ``reason`` (the dead letter's; a refusal's ``reason`` names its field and rule) and the text's
+    ``digest``."""
 
     key: tuple[str, str]
     read: Any
@@ -70,6 +73,29 @@ class _Send:
 def _line(text: str) -> str:
     """``text`` on one line (a reason holds no control character)."""
     return " ".join(text.split())
+
+
+def _note(send: _Send, problem_id: str) -> str:
+    """One line for the operator on the feed problem ``problem_id`` that ``send`` recorded: its
+    kind, the feed and the game's place in it, what is wrong, the field and the rule."""
+    kind = problem_id.split("/feed/", 1)[1].split("/", 1)[0]
+    field_name, rule = FEED_PROBLEM_RULES.get(kind, ("game", send.rule))
+    read = send.read
+    if send.reason:  # a text that is no game, or a game the decider refused: in its own words
+        what = send.reason
+    elif kind == "unmapped-game":
+        ids = ", ".join(f"{side} {getattr(read, side + '_fide_id') or 'none'}" for side in ("white", "black"))
+        what = (f"{read.white or '?'!r} v {read.black or '?'!r} maps to no board of the round: tried the FIDE ids "
+                f"({ids}), then the names, in the teams' line-ups")
+    elif kind == "board-claimed-twice":
+        what = f"{read.white} v {read.black} claims a board another game of the feed holds (a board swap?)"
+    elif kind == "result-flipped":
+        what = f"the result is now {read.result}, not the one the feed reported: the board's result stands, the arbiter decides"
+    else:
+        what = kind
+    if "[rule: " not in what:
+        what += f" [field: {field_name}; rule: {send.rule or rule}]"
+    return _line(f"feed problem ({kind}): {send.command.source} {read.game}: {what}")
 
 
 def _utc_now() -> datetime:
@@ -196,6 +222,7 @@ class Ingester:
         report.events += len(outcome.event_ids)
         problems = [i for i in outcome.event_ids if f"{self.tournament_id}/feed/" in i]
         report.problems += len(problems)
+        report.notes.extend(_note(send, p) for p in problems)
         self.problems.extend(problems)
         if problems and self.dead_letters is not None:
             command = send.command
