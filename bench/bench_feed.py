@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import statistics
 import tempfile
 import time
@@ -35,7 +36,8 @@ from schemas.commands import ImportFacts
 from schemas.events import Player, RoundPaired, Table, TeamRegistered, TournamentCreated
 from schemas.profile import OLYMPIAD_2022, RuleProfile, named
 
-PGN = Path(__file__).resolve().parents[2] / "shared" / "data" / "olympiad-2022-chennai-open" / "olym22.pgn.gz"
+PGN = (Path(os.environ.get("OLYMPIAD_SHARED_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
+       / "olympiad-2022-chennai-open" / "olym22.pgn.gz")  # $OLYMPIAD_SHARED_DATA: a checkout elsewhere (a git worktree)
 TID = "feed-bench"
 
 

@@ -18,6 +18,10 @@ principal                       may
                                 (``tournament-events``, ``board-results``: what comes there
                                 is refused by the processors, no principal vouches for it);
                                 read the outputs
+``feed-<id>`` (a live game      write its own commands topic and ``dead-letters`` (the
+feed's ingester, issue 29)      feed's problems, ``producers.feeds.dead_letters``); read
+                                ``verdicts`` only: it needs nothing else, and reads no
+                                result (``FEED_READS``)
 any other (``terminal-7``,      write its own commands topic only; read the outputs
 ``captain-UZB``, ``arbiter-x``)
 ==============================  =========================================================
@@ -46,6 +50,10 @@ SUPER_USERS = ("admin", "processors", "worker")
 INPUT_WRITERS = ("chief", "web")
 """Principals that may write the shared input topics as well as their own commands topic."""
 OUTPUTS = (topics.TOURNAMENT_LOG, topics.STANDINGS, topics.PAIRINGS, topics.VERDICTS, topics.DEAD_LETTERS)
+FEED_WRITES = (topics.DEAD_LETTERS,)
+"""What a feed's principal (``feed-<id>``) writes besides its commands topic: its problems' dead letters."""
+FEED_READS = (topics.VERDICTS,)
+"""What a feed's principal reads: its commands' verdicts (``producers.doors.KafkaDoor``), nothing else."""
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 """A principal's name: also the tail of a topic name, so letters, digits, ``_`` and ``-`` only."""
 
@@ -60,10 +68,14 @@ def acls_of(principal: str, topic_prefix: str | None = None) -> list[Any]:
         return ACL(f"User:{principal}", "*", operation, ACLPermissionType.ALLOW, ResourcePattern(ResourceType.TOPIC, topic))
 
     writes = [topics.principal_topic(principal, topic_prefix)]
+    reads = OUTPUTS
     if principal in INPUT_WRITERS:
         writes += [topics.name(topics.TOURNAMENT_EVENTS, topic_prefix), topics.name(topics.BOARD_RESULTS, topic_prefix)]
+    if principal.startswith("feed-"):  # least privilege: a feed's ingester sends games and reads verdicts
+        writes += [topics.name(spec, topic_prefix) for spec in FEED_WRITES]
+        reads = FEED_READS
     return ([allow(ACLOperation.WRITE, t) for t in writes]
-            + [allow(ACLOperation.READ, topics.name(spec, topic_prefix)) for spec in OUTPUTS])
+            + [allow(ACLOperation.READ, topics.name(spec, topic_prefix)) for spec in reads])
 
 
 def credentials_dir() -> Path:

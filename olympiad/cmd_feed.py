@@ -2,7 +2,9 @@
 
 Parse, call, render: the sources and the ingester are ``producers.feeds``; each changed game goes
 through the door of ``--db`` or ``--kafka`` as a ``ReportGame`` command, decided by
-``processors.deciders.games``. One line per poll says what it did.
+``processors.deciders.games``. A line names the sources (absolute paths or URLs); one line per
+poll says what it did ("nothing new" when no game changed), one line on stderr per feed problem
+(the game, what is wrong, the field and the rule) and per source that failed.
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def feed_command(
     kafka: Optional[str] = KAFKA,
 ) -> None:
     """Poll SOURCE for the games of the tournament's current round and send each changed game."""
-    from producers.feeds.ingester import FEED_ACTOR, Ingester
+    from producers.feeds.ingester import FEED_ACTOR, MIN_INTERVAL, Ingester
     from producers.feeds.sources import open_source
 
     if kind not in ("auto", "pgn", "dgt"):
@@ -42,13 +44,23 @@ def feed_command(
         from producers.feeds.dead_letters import KafkaDeadLetters
 
         letters = KafkaDeadLetters(kafka, prefix())
-    ingester = Ingester(door(db, kafka).submit, tournament, [open_source(s, kind, boards, rnd) for s in source],
-                        actor=FEED_ACTOR.model_copy(update={"id": feed_id}), now=now, dead_letters=letters)
+    d = door(db, kafka)
+    ingester = Ingester(d.submit, tournament, [open_source(s, kind, boards, rnd) for s in source],
+                        actor=FEED_ACTOR.model_copy(update={"id": feed_id}), now=now, dead_letters=letters,
+                        submit_all=d.submit_all)  # a poll's games in one round trip
+
+    names = ", ".join(f"{escape(src.name)} ({'PGN' if 'Pgn' in type(src).__name__ else 'DGT LiveChess'})" for src in ingester.sources)
+    console().print(f"feed of {escape(tournament)}: polling {names} every {max(interval, MIN_INTERVAL):g} s")
 
     def said(report) -> None:
-        line = (f"{report.games} games, {report.moves} new moves, {len(report.ended)} ended, {report.events} events, "
-                f"{report.problems} feed problems")
-        console().print(escape(line))
+        if report.commands == 0 and not report.unanswered and not report.failed:
+            console().print(f"{report.games} games: nothing new")
+        elif report.commands or report.unanswered:
+            line = (f"{report.games} games, {report.moves} new moves, {len(report.ended)} ended, {report.events} events, "
+                    f"{report.problems} feed problems")
+            console().print(escape(line + (f", {report.unanswered} without a verdict (sent again)" if report.unanswered else "")))
+        for note in report.notes:  # one line each: the game, the field and the rule
+            err().print(escape(note))
         for name, why in report.failed.items():
             err().print(f"[bold red]source failed[/]: {escape(name)}: {escape(why)} (backing off)")
 

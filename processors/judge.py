@@ -153,9 +153,11 @@ class Judge:
             decision = handle(self.state(command.tournament_id), command)
         except RuleViolation as exc:
             return Verdict(field=exc.field, rule=exc.rule, reason=str(exc), command_id=command_id)
-        pending = self.pending.setdefault(command.tournament_id, [])
+        # A command that yields nothing new (an identical retry, a feed's unchanged game) holds no
+        # store entry: an empty one would reach ``commit`` for a tournament no event of the batch
+        # names (the app keys the changelog partition by those events: KeyError, the agent stopped).
         for e in decision.events:
-            pending.append(text := canonical_json(e))
+            self.pending.setdefault(command.tournament_id, []).append(text := canonical_json(e))
             self.chain.add(e.tournament_id, e.event_id, text)
         return Verdict(events=decision.events or decision.recorded, command_id=command_id,
                        already_recorded=decision.already_recorded, accepted=True)
@@ -167,6 +169,8 @@ class Judge:
         them to ``store`` (the faust table needs the partition)."""
         entries = []
         for tid, bodies in self.pending.items():
+            if not bodies:  # nothing accepted for it since the last commit: no entry
+                continue
             for chunk in entry_chunks(bodies, MAX_MESSAGE_BYTES):
                 entries.append((tid, entry_key(tid, self.counts[tid]), "[" + ",".join(chunk) + "]"))
                 self.counts[tid] += 1

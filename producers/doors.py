@@ -123,6 +123,11 @@ class EmbeddedDoor:
         return Outcome(True, tuple(e.event_id for e in (decision.events or decision.recorded)),
                        already_recorded=decision.already_recorded)
 
+    def submit_all(self, commands: list[Any]) -> list[Outcome]:
+        """``submit`` each of ``commands`` in order (what ``KafkaDoor.submit_all`` does in one
+        round trip); their ``Outcome``."""
+        return [self.submit(c) for c in commands]
+
     def log_head(self, tournament_id: str) -> tuple[Any, int, str | None]:
         """The store's state as it stands, its number of events and the chain head through them
         (``schemas.chain``; None when empty): what closing a round signs
@@ -178,26 +183,56 @@ class KafkaDoor:
         """
         return in_parts(self._submit_one, command)
 
+    def submit_all(self, commands: list[Any]) -> list[Outcome | None]:
+        """Publish ``commands`` in order (each with a fresh ``command_id``; one message each: a
+        command over ``MAX_MESSAGE_BYTES`` is refused unsent) and wait once for all their verdicts,
+        ``wait`` seconds from the last send: a feed's poll in one round trip, not one per game.
+        Returns their ``Outcome`` in order, None for a command whose verdict did not come."""
+        sent = [self._publish(c) for c in commands]
+        for _, _, future in sent:
+            if future is not None:
+                future.get(timeout=30)  # raises as ``submit`` does when the broker did not take it
+        self._await({c.command_id for c, refused, _ in sent if refused is None}, time.monotonic() + self.wait)
+        return [refused if refused is not None else self._verdict(c.command_id) if c.command_id in self.verdicts else None
+                for c, refused, _ in sent]
+
     def _submit_one(self, command: Any) -> Outcome:
+        command, refused, future = self._publish(command)
+        if refused is not None:
+            return refused
+        future.get(timeout=30)
+        if not self._await({command.command_id}, time.monotonic() + self.wait):
+            raise TimeoutError(f"no verdict on {command.command} within {self.wait:g} s: are the processors running?")
+        return self._verdict(command.command_id)
+
+    def _publish(self, command: Any) -> tuple[Any, Outcome | None, Any]:
+        """``command`` with its ``command_id``, the refusal of a command too large to send (else
+        None) and the producer's future of the send (None when refused)."""
         command = command.model_copy(update={"command_id": command.command_id or uuid.uuid4().hex})
         value = canonical_json(command).encode()
         try:
             check_size(value)
         except MessageTooLarge as exc:
-            return Outcome(False, field="(message)", rule="input size limits", reason=f"{command.command}: {exc}")
+            return command, Outcome(False, field="(message)", rule="input size limits", reason=f"{command.command}: {exc}"), None
         topic = (self.topics.principal_topic(self.principal, self.prefix) if self.principal
                  else self.topics.name(self.topics.command_topic(command), self.prefix))
-        self.producer.send(topic, key=command.tournament_id.encode(), value=value).get(timeout=30)
-        deadline = time.monotonic() + self.wait
-        while command.command_id not in self.verdicts:
+        return command, None, self.producer.send(topic, key=command.tournament_id.encode(), value=value)
+
+    def _await(self, command_ids: set[str], deadline: float) -> bool:
+        """Read ``verdicts`` until every one of ``command_ids`` has come or ``deadline`` passed;
+        True if they all came."""
+        while not command_ids <= self.verdicts.keys():
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"no verdict on {command.command} within {self.wait:g} s: are the processors running?")
+                return False
             for records in self.consumer.poll(timeout_ms=int(min(left, 0.5) * 1000)).values():
                 for rec in records:
                     body = json.loads(rec.value)
                     self.verdicts[body.get("command_id")] = body
-        v = self.verdicts.pop(command.command_id)
+        return True
+
+    def _verdict(self, command_id: str) -> Outcome:
+        v = self.verdicts.pop(command_id)
         return Outcome(v["accepted"], tuple(v["event_ids"]), v["already_recorded"], v["field"], v["rule"], v["reason"])
 
     def log(self, tournament_id: str, through: str, timeout: float = 30.0) -> tuple[Any, str]:

@@ -54,6 +54,15 @@ FeedProblem = Literal["malformed-pgn", "unmapped-game", "board-claimed-twice", "
 of the round, a second game on a board another game holds (a board swap), a result the feed
 changed after it reported it."""
 
+FEED_PROBLEM_RULES: dict[str, tuple[str, str]] = {
+    "malformed-pgn": ("game", "a feed is read as games"),
+    "unmapped-game": ("game.white, game.black", "a game maps to one board through the line-ups"),
+    "board-claimed-twice": ("game.board", "one game per board"),
+    "result-flipped": ("game.result", "a reported result is not overwritten"),
+}
+"""Each ``FeedProblem``'s field of the feed's game and the rule it breaks (the deciders of
+``processors.deciders.games`` name them; the ingester names them in its line per problem)."""
+
 
 class _BoardEvent(EventBase):
     round: Round

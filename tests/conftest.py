@@ -9,7 +9,8 @@ import pytest
 from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("OLYMPIAD_SHARED_DATA") or ROOT.parent / "shared" / "data")
+"""The real data beside the checkout; ``$OLYMPIAD_SHARED_DATA`` for a checkout elsewhere (a git worktree)."""
 
 
 @pytest.fixture(scope="session")

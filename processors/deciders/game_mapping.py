@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from processors.tournament import RuleViolation, TournamentState
+from schemas.game_events import FEED_PROBLEM_RULES
 from schemas.names import loose_name_key
 
-MAPPING_RULE = "a game maps to one board through the line-ups"
+MAPPING_RULE = FEED_PROBLEM_RULES["unmapped-game"][1]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,11 @@ def seat_of(state: TournamentState, fide_id: str | None, name: str) -> Seat | No
     return by_name.get(loose_name_key(name)) if name else None
 
 
+def _tried(name: str, fide_id: str | None) -> str:
+    """A player as the feed names it, with what was looked up: ``'Carlsen, M' (FIDE id 1503014)``."""
+    return f"{name or '?'!r} ({f'FIDE id {fide_id}' if fide_id else 'no FIDE id'})"
+
+
 def map_game(state: TournamentState, game: Any) -> tuple[int, int, int]:
     """``(round, table, board)`` of ``game`` (a ``FeedGame``): its round (the feed's, else the last
     published), its players' teams' table, the board by the line-ups (module docstring).
@@ -75,8 +81,9 @@ def map_game(state: TournamentState, game: Any) -> tuple[int, int, int]:
     white = seat_of(state, game.white_fide_id, game.white)
     black = seat_of(state, game.black_fide_id, game.black)
     if white is None and black is None:
-        raise RuleViolation(f"neither {game.white or '?'} nor {game.black or '?'} is a nominated player of a team",
-                            field="game.white", rule=MAPPING_RULE)
+        raise RuleViolation(f"neither White {_tried(game.white, game.white_fide_id)} nor Black "
+                            f"{_tried(game.black, game.black_fide_id)} is a nominated player of a team (looked up by FIDE "
+                            "id, then by name)", field="game.white", rule=MAPPING_RULE)
     seats = [(side, s) for side, s in (("white", white), ("black", black)) if s is not None]
     teams = {s.team for _, s in seats}
     tables = [t for t in state.rounds[rnd].tables if teams <= {t.home, t.away}]

@@ -29,7 +29,7 @@ from processors.tournament import RuleViolation, TournamentState
 from schemas import game_ids
 from schemas.canonical import canonical_json
 from schemas.game_events import (
-    DrawOfferRuleFlagged, FeedProblemReported, GameEnded, GameProgressed, GameStarted, LateArrivalSuspected,
+    FEED_PROBLEM_RULES, DrawOfferRuleFlagged, FeedProblemReported, GameEnded, GameProgressed, GameStarted, LateArrivalSuspected,
     copy_fields,
 )
 
@@ -56,7 +56,7 @@ def report(state: TournamentState, c: Any) -> list[Any]:
     elif (on_board.white, on_board.black) != (g.white, g.black):
         return [_problem(c, "board-claimed-twice", f"round {rnd} table {table} board {board} holds {on_board.white} v "
                          f"{on_board.black} ({on_board.game}); {g.white} v {g.black} ({g.game}) claims it too",
-                         "one game per board", (key, g.white, g.black, g.game), where)]
+                         FEED_PROBLEM_RULES["board-claimed-twice"][1], (key, g.white, g.black, g.game), where)]
     ply = len(g.moves)
     if on_board is None or ply > on_board.ply:
         events.append(GameProgressed(event_id=game_ids.progress(t, *key, ply), **stamp, **where, ply=ply,
@@ -78,7 +78,7 @@ def _ended(state: TournamentState, c: Any, key: tuple[int, int, int], where: dic
             return []
         return [_problem(c, "result-flipped", f"the feed reported {on_board.reported} on round {key[0]} table {key[1]} "
                          f"board {key[2]} after {on_board.reported_ply} plies and now says {g.result}: the board's result "
-                         "is not changed; the arbiter decides", "a reported result is not overwritten",
+                         "is not changed; the arbiter decides", FEED_PROBLEM_RULES["result-flipped"][1],
                          (key, on_board.reported, g.result), where, result=g.result)]
     events: list[Any] = [GameEnded(event_id=game_ids.ended(t, *key, g.result, ply), **stamp, **where, result=g.result, ply=ply)]
     rule = state.profile.draw_offers
@@ -131,7 +131,7 @@ def problem(state: TournamentState, c: Any) -> list[Any]:
     a game); the same problem again is already recorded."""
     key = game_ids.problem_key(c.source, c.game, c.copy_sha256 or c.reason)
     return [FeedProblemReported(event_id=game_ids.problem(c.tournament_id, c.kind, key), **identity.stamp(c), kind=c.kind,
-                                source=c.source, game=c.game, rule="a feed is read as games", reason=c.reason,
+                                source=c.source, game=c.game, rule=FEED_PROBLEM_RULES["malformed-pgn"][1], reason=c.reason,
                                 copy_text=c.copy_text, copy_bytes=c.copy_bytes, copy_sha256=c.copy_sha256)]
 
 
@@ -157,7 +157,7 @@ def confirm(state: TournamentState, c: Any) -> list[Any]:
         if game.changed_to is not None:
             if c.board:
                 raise RuleViolation(f"the feed reported {game.reported}, then {game.changed_to} on board {b}: enter the "
-                                    "board's result (RecordResult)", field="board", rule="a reported result is not overwritten")
+                                    "board's result (RecordResult)", field="board", rule=FEED_PROBLEM_RULES["result-flipped"][1])
             continue
         if key in state.results and state.results[key][1] != game.reported:
             if c.board:

@@ -44,7 +44,7 @@ class PgnFiles:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.name = str(path)
+        self.name = str(self.path.absolute())  # the feed named the same from any working directory
         self.positions = Positions()
         self._cache: dict[Path, tuple[tuple[int, int], list[Read]]] = {}
 
@@ -111,7 +111,7 @@ class DgtFiles:
 
     def __init__(self, path: str | Path, boards: int = 4, rnd: int | None = None):
         self.path = Path(path)
-        self.name = str(path)
+        self.name = str(self.path.absolute())  # the feed named the same from any working directory
         self.boards, self.rnd = boards, rnd
         self.positions = Positions()
 

@@ -52,10 +52,16 @@ def test_a_malformed_pgn_is_named_and_kept_and_the_next_game_is_read(tmp_path: P
 def test_a_game_that_maps_to_no_board_is_named(tmp_path: Path):
     store = feed_store()
     ingester, _ = feed(tmp_path, store, pgn("Stranger, A", "Nobody, B", ["d4"]))
-    ingester.poll_once()
+    report = ingester.poll_once()
     [problem] = problems(store, "unmapped-game")
-    assert "neither Stranger, A nor Nobody, B is a nominated player" in problem.reason
+    assert problem.reason == ("game.white: neither White 'Stranger, A' (no FIDE id) nor Black 'Nobody, B' (no FIDE id) is a "
+                              "nominated player of a team (looked up by FIDE id, then by name) "
+                              "[rule: a game maps to one board through the line-ups]")
     assert problem.rule == "a game maps to one board through the line-ups" and store.state.feed.games == {}
+    folder = tmp_path / "feed"
+    assert report.notes == [f"feed problem (unmapped-game): {folder} round-1.pgn#1: 'Stranger, A' v 'Nobody, B' maps to no "
+                            "board of the round: tried the FIDE ids (white none, black none), then the names, in the teams' "
+                            "line-ups [field: game.white, game.black; rule: a game maps to one board through the line-ups]"]
 
 
 def test_two_games_claiming_one_board_are_named_and_the_first_keeps_it(tmp_path: Path):
@@ -106,4 +112,15 @@ def test_the_ingester_survives_every_bad_feed_in_one_run_and_a_source_that_fails
     assert second.failed == {}  # the failed source waits its back-off; the others are read
     kinds = sorted(p.kind for p in store.state.feed.problems.values())
     assert kinds == ["board-claimed-twice", "malformed-pgn", "malformed-pgn", "result-flipped", "unmapped-game"]
+    notes = first.notes + second.notes  # one line per problem for the operator, naming the game, the field and the rule
+    assert [n.split(":", 1)[0] for n in notes] == ["feed problem (malformed-pgn)", "feed problem (unmapped-game)",
+                                                   "feed problem (board-claimed-twice)", "feed problem (malformed-pgn)",
+                                                   "feed problem (result-flipped)"]
+    assert all("[field: " in n and "; rule: " in n and "\n" not in n for n in notes), notes
+    assert notes[2].endswith("round-1.pgn#4: A player 1 v C player 2 claims a board another game of the feed holds (a board "
+                             "swap?) [field: game.board; rule: one game per board]")
+    assert notes[3] == (f"feed problem (malformed-pgn): {tmp_path / 'dgt'} round-1/game-1.json: game file is not JSON "
+                        "[field: game; rule: a feed is read as games]")
+    assert notes[4].endswith("round-1.pgn#1: the result is now 1/2-1/2, not the one the feed reported: the board's result "
+                             "stands, the arbiter decides [field: game.result; rule: a reported result is not overwritten]")
     assert {k: v[1] for k, v in store.state.results.items()} == {(1, 1, 1): "1-0", (1, 2, 4): "1/2-1/2"}

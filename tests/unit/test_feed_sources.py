@@ -8,6 +8,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from olympiad.cli import app as cli
@@ -110,13 +111,20 @@ def test_a_game_of_a_round_not_yet_published_is_refused_and_sent_again_once_it_i
     assert ingester.poll_once().commands == 1  # not marked as sent: tried again
 
 
-def test_olympiad_feed_polls_a_pgn_folder_into_the_store(tmp_path: Path):
+def test_olympiad_feed_polls_a_pgn_folder_into_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     db = f"sqlite:///{tmp_path / 'feed.sqlite'}"
     feed_store(url=db)
     folder = tmp_path / "pgn"
     folder.mkdir()
     (folder / "round-1.pgn").write_text(pgn("A player 1", "C player 1", VIDIT_MAKOTO, "1-0") + "[White \"broken\"\n\n1. e4 *\n")
-    result = CliRunner().invoke(cli, ["feed", str(folder), "--tournament", TID, "--db", db, "--polls", "1"])
+    monkeypatch.chdir(tmp_path)  # the feed named relative to the working directory
+    result = CliRunner().invoke(cli, ["feed", "pgn", "--tournament", TID, "--db", db, "--polls", "2", "--interval", "0"])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == "2 games, 62 new moves, 1 ended, 5 events, 1 feed problems"
+    assert result.output.splitlines() == [
+        f"feed of {TID}: polling {folder} (PGN) every 2 s",  # the folder as an absolute path, the interval at least 2 s
+        "2 games, 62 new moves, 1 ended, 5 events, 1 feed problems",
+        f"feed problem (malformed-pgn): {folder} round-1.pgn#2: tag line '[White \"broken\"' is not [Name \"value\"] "
+        "[field: game; rule: a feed is read as games]",
+        "2 games: nothing new"]
     assert EventStore(db).state.results[(1, 1, 1)][1] == "1-0"
+

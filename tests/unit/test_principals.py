@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from deploy.principals import acls_of
 from processors.judge import COMMANDS_ONLY, Judge
 from processors.principals import actor_of, take_actor
 from processors.tournament import RuleViolation
@@ -21,6 +22,7 @@ CREATE = {"command": "CreateTournament", "tournament_id": "cup", "actor": {"role
     ("terminal-12", {"role": "terminal", "id": "terminal-12", "table": 12}),
     ("terminal-hall-b", {"role": "terminal", "id": "terminal-hall-b", "table": None}),
     ("captain-UZB", {"role": "captain", "id": "captain-UZB", "team": "UZB"}),
+    ("feed-chennai", {"role": "feed", "id": "feed-chennai"}),
     ("processors", None), ("worker", None), ("web", None), ("terminal-", None), ("chief-2", None),
 ])
 def test_a_principal_names_its_actor(principal: str, actor: dict | None) -> None:
@@ -63,3 +65,28 @@ def test_an_event_on_a_commands_topic_is_refused() -> None:
     assert verdict.reason == ("command: TournamentCreated without a \"command\" came on the commands topic of 'terminal-3'; "
                               "input topics carry commands only: an event enters the log as a command's decision (an "
                               "importer's facts as ImportFacts) [rule: input topics carry commands]")
+
+
+def _acls(principal: str) -> set[tuple[str, str]]:
+    """``principal``'s topic ACLs as (operation, topic), topics under the prefix ``p.``."""
+    found = set()
+    for acl in acls_of(principal, "p."):
+        assert (acl.principal, acl.permission_type.name, acl.resource_pattern.resource_type.name) == (
+            f"User:{principal}", "ALLOW", "TOPIC")
+        found.add((acl.operation.name, acl.resource_pattern.resource_name))
+    return found
+
+
+OUTPUTS = {("READ", f"p.{t}") for t in ("tournament-log", "standings", "pairings", "verdicts", "dead-letters")}
+
+
+def test_a_feeds_principal_writes_its_commands_and_dead_letters_and_reads_verdicts_only() -> None:
+    """Issue 29: a feed's ingester sends games (its commands topic), its problems' dead letters, and
+    waits for its verdicts; it reads no result and writes no other input (least privilege)."""
+    assert _acls("feed-chennai") == {("WRITE", "p.commands.feed-chennai"), ("WRITE", "p.dead-letters"),
+                                     ("READ", "p.verdicts")}
+    assert _acls("terminal-1") == {("WRITE", "p.commands.terminal-1")} | OUTPUTS
+    assert _acls("chief") == {("WRITE", "p.commands.chief"), ("WRITE", "p.tournament-events"),
+                              ("WRITE", "p.board-results")} | OUTPUTS
+    assert _acls("feeder") == {("WRITE", "p.commands.feeder")} | OUTPUTS  # not a feed: no "feed-" prefix
+    assert acls_of("processors", "p.") == []
