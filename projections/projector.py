@@ -115,7 +115,7 @@ class Snapshot:
 class Projector:
     """Applies tournament-log records to the read models, one SQL transaction per batch."""
 
-    def __init__(self, engine: Engine, consumer_name: str):
+    def __init__(self, engine: Engine, consumer_name: str, load: bool = True):
         self.engine = engine
         self.consumer_name = consumer_name
         metadata.create_all(engine)
@@ -124,13 +124,25 @@ class Projector:
         # (tournament, round) -> {team: standings row} as last written, to write only what changed
         self._written: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
         self.dead_letters: list[bytes] = []  # envelopes of records that could not be projected, to publish
-        self._load()
+        if load:
+            self._load()
 
-    def _load(self) -> None:
-        """Rebuild every tournament's state from the stored events (in sequence order)."""
+    def _load(self, keep: Callable[[str], bool] | None = None) -> None:
+        """Rebuild the state of every tournament (those ``keep(tournament_id)`` is true of, if
+        given) from the stored events, in sequence order."""
         with self.engine.connect() as conn:
             for row in conn.execute(select(events_table.c.tournament_id, events_table.c.body).order_by(events_table.c.seq)):
-                replay_stored(self._projection(row.tournament_id).state, row.body)
+                if keep is None or keep(row.tournament_id):
+                    replay_stored(self._projection(row.tournament_id).state, row.body)
+
+    def load_only(self, keep: Callable[[str], bool]) -> None:
+        """Forget every tournament and rebuild, from the stored events, those ``keep(tournament_id)``
+        is true of: a worker's state after its consumer group gave it partitions (another worker
+        may have projected them since, into the same database). Forgets the rows last written too,
+        so the next standings of a tournament are written whole."""
+        self.tournaments.clear()
+        self._written.clear()
+        self._load(keep)
 
     def _projection(self, tournament_id: str) -> TournamentProjection:
         return self.tournaments.setdefault(tournament_id, TournamentProjection())
