@@ -8,7 +8,8 @@ seeds 1..N) and imports them through a fresh ``olympiad.cmd_live.LivePipeline`` 
 tournament's registration, then every tournament's round 1 (pairing and results, as ImportFacts),
 and so on, each wave once the previous one's verdicts are in. After ``--kill`` seconds (default:
 after the second wave) one member of each group changes: with ``--kill`` one processor and one
-worker are SIGKILLed and restarted (their partitions move after the 10 s session timeout);
+worker are SIGKILLed and restarted, after the second wave and at least SECONDS after the first
+(their partitions move after the 10 s session timeout);
 without, a processor and a worker join (an immediate rebalance of live members). Then it checks
 that every event of every tournament is on ``tournament-log`` and once in the read model, and that
 every tournament's last standings on the ``standings`` topic have the digest of
@@ -97,7 +98,7 @@ def _cpu_s(pid: int) -> float:
 def run_cluster(tournaments: int, processors: int, workers: int, *, bootstrap: str, database_url: str,
                 kill_after: float | None = None, kill: bool = False, timeout: float = 120.0) -> ClusterReport:
     """Run the bench described in the module docstring; ``kill`` SIGKILLs and restarts instead of
-    joining, ``kill_after`` (s from the first wave) times the change (None: after the second wave)."""
+    joining; the change comes after the second wave, and at least ``kill_after`` s after the first."""
     from sqlalchemy import create_engine, func, select
 
     from olympiad.cmd_live import LivePipeline
@@ -166,8 +167,9 @@ def run_cluster(tournaments: int, processors: int, workers: int, *, bootstrap: s
             with Terminal("cluster", bootstrap, prefix, linger_ms=2) as terminal:
                 start = time.perf_counter()
                 pending: list[tuple[str, int, list[str], float]] = []  # (tournament, round, event ids, sent at)
-                for w in range(max(map(len, waves))):
-                    if changed and w == len(waves[0]) - 1:
+                last_wave = max(map(len, waves)) - 1
+                for w in range(last_wave + 1):
+                    if changed and w == last_wave:
                         # The last wave goes once the new members have partitions: the rebalance
                         # happens while the waves before it are judged and projected.
                         follower.wait(changed_members_assigned, timeout, "the rebalance")
@@ -186,8 +188,9 @@ def run_cluster(tournaments: int, processors: int, workers: int, *, bootstrap: s
                     terminal.flush()
                     follower.wait(follower.decided(sent), timeout, f"the verdicts of wave {w}")
                     pipeline.check()
-                    due = (w == 1) if kill_after is None else (time.perf_counter() - start >= kill_after)
-                    if due and not changed:
+                    if w == 1:
+                        if kill_after:  # at least this long after the first wave
+                            time.sleep(max(0.0, start + kill_after - time.perf_counter()))
                         change()
                         changed = True
                 follower.wait(follower.all_judged(ids), timeout, "every event on tournament-log")
@@ -236,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processors", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kill", type=float, default=None, metavar="SECONDS",
-                        help="SIGKILL and restart one processor and one worker this long after the first wave (default: a processor and a worker join after the second wave)")
+                        help="SIGKILL and restart one processor and one worker after the second wave, at least this long after the first (default: a processor and a worker join after the second wave)")
     parser.add_argument("--timeout", type=float, default=180.0)
     args = parser.parse_args(argv)
     bootstrap, url = os.environ.get("KAFKA_BOOTSTRAP_SERVERS"), os.environ.get("DATABASE_URL")

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from kafka import ConsumerRebalanceListener, KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.coordinator.base import MemberState
 from sqlalchemy import create_engine, select
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine
@@ -56,6 +57,7 @@ DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'projections.sqlite'}"
 POSITION_HEADER = "log-position"
 COALESCE_S = 0.002  # after the first record of a batch, wait this long for more (under load batches grow by themselves)
 MAX_BATCH = 5000
+REJOIN_S = 30.0  # s in a rebalance before the worker joins its group again (Worker._watch_group)
 
 
 def database_url(url: str | None = None) -> str:
@@ -123,24 +125,56 @@ class Worker:
         # hands over a fetch's records before it sends the next fetch, so a long fetch wait adds no
         # latency; a short one costs CPU (10 ms: 17 % of a core while idle, measured; 100 ms: 3 %).
         # A killed member's partitions go to the others after the session timeout (10 s, as the processors').
-        self.consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group, enable_auto_commit=False,
-                                      max_poll_records=MAX_BATCH, fetch_max_wait_ms=100, session_timeout_ms=10000,
-                                      heartbeat_interval_ms=3000, **client_config())
-        if group is None:
-            partitions = [TopicPartition(self.log_topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)]
-            self.consumer.assign(partitions)
-            self.seek_stored(partitions)
-        else:
-            self.consumer.subscribe([self.log_topic], listener=Rebalance(self))
+        self._bootstrap = bootstrap
+        self._assignment: list[TopicPartition] | None = None  # given by the group, not yet taken (take_assignment)
+        self._unassigned_since: float | None = None  # monotonic time since when this member is in a rebalance
+        self.consumer = self._consumer()
         self.producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", enable_idempotence=True,
                                       linger_ms=0, max_request_size=8 * 1024 * 1024, **client_config())
         self._running = True
-        self._assignment: list[TopicPartition] | None = None  # given by the group, not yet taken (take_assignment)
         self._proposed: dict[str, str] = {}  # tournament -> id+digest of the last proposal published
         self._anchors: dict[str, str] = {}  # tournament -> the anchors document last published
 
     def stop(self) -> None:
         self._running = False
+
+    def _consumer(self) -> KafkaConsumer:
+        """The consumer of ``tournament-log``: every partition, positioned from the database; or
+        (``group``) subscribed in the consumer group, positioned on each assignment (``Rebalance``)."""
+        consumer = KafkaConsumer(bootstrap_servers=self._bootstrap, group_id=self.group, enable_auto_commit=False,
+                                 max_poll_records=MAX_BATCH, fetch_max_wait_ms=100, session_timeout_ms=10000,
+                                 heartbeat_interval_ms=3000, **client_config())
+        if self.group is None:
+            partitions = [TopicPartition(self.log_topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)]
+            consumer.assign(partitions)
+            self.consumer = consumer
+            self.seek_stored(partitions)
+            return consumer
+        # The topic's partitions known before joining: in both hangs below the first generation
+        # had been assigned without them (nothing to anyone) and was followed at once by another.
+        deadline = time.monotonic() + 30
+        while not consumer.partitions_for_topic(self.log_topic) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        consumer.subscribe([self.log_topic], listener=Rebalance(self))
+        self._unassigned_since = time.monotonic()
+        return consumer
+
+    def _watch_group(self) -> None:
+        """Join the group again with a new consumer when this one has been in a rebalance for
+        ``REJOIN_S``. Why: twice in some ten pipeline starts, kafka-python 3.0's group leader never
+        completed a rebalance (it logged "performing partition assignments" and spun, using a whole
+        core), which held up every member of the group; a new member id ends that generation. A
+        rebalance after a SIGKILLed member waits for its session timeout (10 s), well under it."""
+        if self.consumer._coordinator.state is MemberState.STABLE:  # kafka-python exposes no public state
+            self._unassigned_since = None
+            return
+        now = time.monotonic()
+        if self._unassigned_since is None:
+            self._unassigned_since = now
+        elif now - self._unassigned_since > REJOIN_S:
+            log.warning("in a rebalance for %.0f s: leaving the group and joining again", now - self._unassigned_since)
+            self.consumer.close(autocommit=False)
+            self.consumer = self._consumer()
 
     def seek_stored(self, partitions: list[TopicPartition]) -> None:
         """Seek each of ``partitions`` to the position the projector stored for it, else to its beginning."""
@@ -226,6 +260,8 @@ class Worker:
                 break
             records += [rec for tp in sorted(batches, key=lambda tp: tp.partition) for rec in batches[tp]]
             deadline = deadline or time.monotonic() + COALESCE_S
+        if self.group is not None:
+            self._watch_group()
         if self.group is not None and records:
             # A rebalance within one of the polls above may have taken partitions away: their new owner projects them.
             mine = {tp.partition for tp in self.consumer.assignment()}
