@@ -150,7 +150,9 @@ def run_cluster(tournaments: int, processors: int, workers: int, *, bootstrap: s
                 pipeline.start(name)
 
         def changed_members_assigned() -> bool:
-            """Whether every member in ``watched`` logged an assignment with partitions since."""
+            """Whether every member in ``watched`` logged an assignment with partitions since
+            (raises ``RuntimeError`` if a child died)."""
+            pipeline.check()
             for name, size in watched.items():
                 with open(pipeline.logdir / f"{prefix}{name}.log", "rb") as f:
                     f.seek(size)

@@ -36,11 +36,13 @@ the pairing engine's ``PairingProposed`` for the next round.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from sqlalchemy import Column, Integer, MetaData, String, Table, and_, bindparam, delete, insert, select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Delete
 from sqlalchemy.engine import Connection, Engine
 
@@ -93,6 +95,22 @@ def key_params(table: Table, rows: Iterable[dict[str, Any]]) -> list[dict[str, A
     return [{f"pk_{n}": row[n] for n in names} for row in rows]
 
 
+def create_tables(engine: Engine, attempts: int = 5) -> None:
+    """Create the read models' and the worker's tables that do not exist yet. Workers of one group
+    start together on one database: PostgreSQL refuses the second of two concurrent ``CREATE
+    TABLE`` of one name (a unique violation in its catalogue, seen with two workers started at
+    once), so a failed attempt is tried again, and then finds the other's tables."""
+    for attempt in range(attempts):
+        try:
+            metadata.create_all(engine)
+            worker_metadata.create_all(engine)
+            return
+        except DBAPIError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.1 * (attempt + 1))
+
+
 @dataclass
 class TournamentProjection:
     """One tournament's state and what the current batch changed in it."""
@@ -118,8 +136,7 @@ class Projector:
     def __init__(self, engine: Engine, consumer_name: str, load: bool = True):
         self.engine = engine
         self.consumer_name = consumer_name
-        metadata.create_all(engine)
-        worker_metadata.create_all(engine)
+        create_tables(engine)
         self.tournaments: dict[str, TournamentProjection] = {}
         # (tournament, round) -> {team: standings row} as last written, to write only what changed
         self._written: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}

@@ -150,21 +150,18 @@ class Worker:
             self.consumer = consumer
             self.seek_stored(partitions)
             return consumer
-        # The topic's partitions known before joining: in both hangs below the first generation
-        # had been assigned without them (nothing to anyone) and was followed at once by another.
-        deadline = time.monotonic() + 30
-        while not consumer.partitions_for_topic(self.log_topic) and time.monotonic() < deadline:
-            time.sleep(0.1)
         consumer.subscribe([self.log_topic], listener=Rebalance(self))
         self._unassigned_since = time.monotonic()
         return consumer
 
     def _watch_group(self) -> None:
         """Join the group again with a new consumer when this one has been in a rebalance for
-        ``REJOIN_S``. Why: twice in some ten pipeline starts, kafka-python 3.0's group leader never
-        completed a rebalance (it logged "performing partition assignments" and spun, using a whole
-        core), which held up every member of the group; a new member id ends that generation. A
-        rebalance after a SIGKILLed member waits for its session timeout (10 s), well under it."""
+        ``REJOIN_S``. Why: kafka-python 3.0 at times never completes a rebalance that follows
+        another at once (seen: twice in some ten pipeline starts, the group leader logged
+        "performing partition assignments" and spun on one core, holding up every member; and
+        when the worker first fetched the topic's metadata before subscribing, after every
+        restart), which holds up every member of the group; a new member id ends that generation.
+        A rebalance after a SIGKILLed member waits for its session timeout (10 s), well under it."""
         if self.consumer._coordinator.state is MemberState.STABLE:  # kafka-python exposes no public state
             self._unassigned_since = None
             return
