@@ -6,14 +6,22 @@ contract (which events share a partition, hence an order) is written down once.
 ===========================  ==========================  ==========  ============================
 topic                        key                         partitions  retention
 ===========================  ==========================  ==========  ============================
-tournament-events            ``T`` (tournament id)       3           forever (input commands)
-board-results                ``T`` (tournament id)       3           forever (input commands)
-tournament-log               ``T``                       3           forever (accepted events)
-standings                    ``T/round``                 3           compacted: latest per round
-pairings                     ``T/round``                 3           compacted: latest per round
+tournament-events            ``T`` (tournament id)       P           forever (input commands)
+board-results                ``T`` (tournament id)       P           forever (input commands)
+tournament-log               ``T``                       P           forever (accepted events)
+standings                    ``T/round``                 P           compacted: latest per round
+pairings                     ``T/round``                 P           compacted: latest per round
 dead-letters                 key of the refused message  1           30 days
-verdicts                     ``T``                       3           7 days
+verdicts                     ``T``                       P           7 days
 ===========================  ==========================  ==========  ============================
+
+``P``, the partition count of every keyed topic, is the setting ``OLYMPIAD_PARTITIONS`` (``partitions()``:
+12 by default; 12-24 is the range meant for a cluster, ``docs/scaling.md``). It bounds how many
+processor and projection-worker instances share the work (a partition has one owner in a consumer
+group), and it is fixed once the topics exist: every process of one pipeline must run with the
+same value, because a key's partition is ``murmur2(key) % P`` (``partition_for``) and the
+processors' table and the readers take ``P`` from here. Never a topic per tournament: the
+tournaments share the partitions, each tournament on one (its key's), so its order is kept.
 
 Inputs carry commands only (``schemas.commands``, as JSON): the processors decide each with
 ``processors.deciders.handle``, the same function the CLI and the web app call in-process, and a
@@ -36,7 +44,7 @@ every refused message; ``verdicts`` the decision on every command that carried a
 ``{"command_id", "accepted", "already_recorded", "event_ids", "field", "rule", "reason"}``.
 
 On a broker with authentication (``docs/security.md``) each principal has a commands topic of its
-own, ``commands.<principal>`` (``principal_topic``; 3 partitions, keyed by tournament, kept
+own, ``commands.<principal>`` (``principal_topic``; P partitions, keyed by tournament, kept
 forever), which only that principal may write (topic ACLs): the processors take the command's
 actor from the topic it came on, never from the message, and commands on the two shared input
 topics are refused there.
@@ -55,6 +63,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DAY_MS = 24 * 3600 * 1000
+DEFAULT_PARTITIONS = 12
+
+
+def partitions() -> int:
+    """``OLYMPIAD_PARTITIONS``: the partition count of the keyed topics (default 12; 12-24 for a
+    cluster, fewer only for a small local broker). Raises ``ValueError`` naming the variable if it
+    is not a whole number from 1 to 1000."""
+    given = os.environ.get("OLYMPIAD_PARTITIONS", "").strip()
+    if not given:
+        return DEFAULT_PARTITIONS
+    try:
+        count = int(given)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= 1000:
+        raise ValueError(f"OLYMPIAD_PARTITIONS={given!r}: the partition count of the keyed topics must be a whole number from 1 to 1000")
+    return count
+
+
+PARTITIONS = partitions()  # read once per process: every spec below and every reader uses this one value
 
 
 @dataclass(frozen=True)
@@ -75,14 +103,14 @@ _COMPACTED = {"cleanup.policy": "compact", "segment.ms": str(60 * 1000), "min.cl
 # 3,000, ~2 MB for 10,000 (schemas.limits.MAX_TEAMS); the worker's producer sends up to 8 MiB.
 _LARGE = {**_COMPACTED, "max.message.bytes": str(8 * 1024 * 1024)}
 
-TOURNAMENT_EVENTS = TopicSpec("tournament-events", 3, "T", _FOREVER)
+TOURNAMENT_EVENTS = TopicSpec("tournament-events", PARTITIONS, "T", _FOREVER)
 BOARD_RESULTS = TopicSpec("board-results", TOURNAMENT_EVENTS.partitions, "T", _FOREVER)
-TOURNAMENT_LOG = TopicSpec("tournament-log", 3, "T", _FOREVER)
-STANDINGS = TopicSpec("standings", 3, "T/round", _LARGE)
-PAIRINGS = TopicSpec("pairings", 3, "T/round", _LARGE)
+TOURNAMENT_LOG = TopicSpec("tournament-log", PARTITIONS, "T", _FOREVER)
+STANDINGS = TopicSpec("standings", PARTITIONS, "T/round", _LARGE)
+PAIRINGS = TopicSpec("pairings", PARTITIONS, "T/round", _LARGE)
 DEAD_LETTERS = TopicSpec("dead-letters", 1, "key of the refused message",
                          {"cleanup.policy": "delete", "retention.ms": str(30 * DAY_MS)})
-VERDICTS = TopicSpec("verdicts", 3, "T", {"cleanup.policy": "delete", "retention.ms": str(7 * DAY_MS)})
+VERDICTS = TopicSpec("verdicts", PARTITIONS, "T", {"cleanup.policy": "delete", "retention.ms": str(7 * DAY_MS)})
 
 COMMANDS = TopicSpec("commands", TOURNAMENT_EVENTS.partitions, "T", _FOREVER)  # one per principal: principal_topic
 
@@ -189,8 +217,8 @@ def ensure_topics(bootstrap: str | None = None, topic_prefix: str | None = None,
             if topic in existing and existing[topic] != s.partitions:
                 raise RuntimeError(
                     f"topic {topic} has {existing[topic]} partitions, the layout says {s.partitions} (keys would land on "
-                    "other partitions than the processors expect); it was made by another version of the layout: "
-                    "delete it, or set another OLYMPIAD_TOPIC_PREFIX (deploy/kafka.sh reset empties the local broker)")
+                    "other partitions than the processors expect); it was made with another OLYMPIAD_PARTITIONS or "
+                    "layout: run with OLYMPIAD_PARTITIONS={existing[topic]}, delete it, or set another OLYMPIAD_TOPIC_PREFIX (deploy/kafka.sh reset empties the local broker)")
         return {topic: ("created" if topic in missing else "exists") for topic in wanted}
     finally:
         admin.close()

@@ -88,7 +88,10 @@ class LivePipeline:
     """Broker (see ``Broker``), topics, processors and projection worker; a context manager.
 
     ``topic_prefix`` and ``database_url`` are handed to the children as ``OLYMPIAD_TOPIC_PREFIX`` /
-    ``DATABASE_URL``. Children log to ``var/live/<prefix>{processors,projections}.log``.
+    ``DATABASE_URL``. ``processors`` faust processors and ``workers`` projection workers are
+    started, each in its consumer group (``docs/scaling.md``); the children are named
+    ``processors``, ``processors-2`` ... and ``projections``, ``projections-2`` ..., each logging
+    to ``var/live/<prefix><name>.log``.
     ``credentials``: the folder of the principals' password files of a broker with authentication
     (default ``$KAFKA_CREDENTIALS``, or the one the started broker printed): the topics, commands
     topics and ACLs of ``BUILT_IN`` are made as ``admin`` and the children run as their principals.
@@ -97,8 +100,12 @@ class LivePipeline:
     BUILT_IN = ("processors", "worker", "chief", "web")
 
     def __init__(self, bootstrap: str | None = None, topic_prefix: str | None = None, database_url: str | None = None,
-                 keep_broker: bool = False, credentials: str | None = None):
+                 keep_broker: bool = False, credentials: str | None = None, processors: int = 1, workers: int = 1):
         from deploy import topics
+
+        if processors < 1 or workers < 1:
+            raise ValueError(f"processors={processors}, workers={workers}: at least one of each")
+        self.instances = {"processors": processors, "projections": workers}
 
         self.broker = Broker(bootstrap, keep_broker)
         self.bootstrap: str | None = None
@@ -127,9 +134,15 @@ class LivePipeline:
             kafka_security.warn_unauthenticated(f"{self.bootstrap} (olympiad live)")
             topics.ensure_topics(self.bootstrap, self.topic_prefix)
         self.logdir.mkdir(parents=True, exist_ok=True)
-        self.start("processors")
-        self.start("projections")
+        for kind, count in self.instances.items():
+            for i in range(1, count + 1):
+                self.start(self.child_name(kind, i))
         return self
+
+    @staticmethod
+    def child_name(kind: str, i: int) -> str:
+        """The name of the ``i``-th (from 1) child of ``kind`` ("processors" or "projections")."""
+        return kind if i == 1 else f"{kind}-{i}"
 
     def __exit__(self, *exc: object) -> None:
         for name in list(self.children):
@@ -151,16 +164,16 @@ class LivePipeline:
         return env
 
     def command(self, name: str) -> list[str]:
-        if name == "processors":
+        if name.startswith("processors"):
             return [str(Path(sys.executable).parent / "faust"), "-A", "processors.app", "worker", "-l", "info", "--without-web"]
         return [sys.executable, "-m", "projections.worker"]
 
     def start(self, name: str) -> None:
-        """Start child ``name`` ("processors" or "projections")."""
+        """Start child ``name`` ("processors", "projections", or either with ``-<i>``: ``child_name``)."""
         logfile = (self.logdir / f"{self.topic_prefix}{name}.log").open("ab")
         env = self.env()
         if self.credentials:
-            env["KAFKA_SASL_USERNAME"] = "processors" if name == "processors" else "worker"
+            env["KAFKA_SASL_USERNAME"] = "processors" if name.startswith("processors") else "worker"
         self.children[name] = subprocess.Popen(self.command(name), cwd=ROOT, env=env, stdout=logfile,
                                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
@@ -229,8 +242,10 @@ def live(
     speed: float = typer.Option(0.0, "--speed", help="board results per second when publishing (0: as fast as the pipeline takes them)"),
     keep_running: bool = typer.Option(False, "--keep-running", help="leave the broker running at the end"),
     timeout: float = typer.Option(300.0, "--timeout", help="seconds to wait for the pipeline at each round"),
+    processors: int = typer.Option(1, "--processors", min=1, help="faust processor instances (one consumer group; at most the partitions, OLYMPIAD_PARTITIONS, get work)"),
+    workers: int = typer.Option(1, "--workers", min=1, help="projection worker instances sharing the database (one consumer group)"),
 ) -> None:
-    """Run broker (unless KAFKA_BOOTSTRAP_SERVERS names one), processors and projection worker.
+    """Run broker (unless KAFKA_BOOTSTRAP_SERVERS names one), processors and projection workers.
 
     With SOURCE: publish it through Kafka round by round, print the final standings and their
     digest, check it against `olympiad replay` of the same source, and stop. Without: run until Ctrl-C.
@@ -238,8 +253,8 @@ def live(
     from projections.replay import replay
 
     events = _load(source) if source else []
-    _err().print("starting broker, processors and projection worker ...")
-    with LivePipeline(keep_broker=keep_running) as pipeline:
+    _err().print(f"starting broker, {processors} processor(s) and {workers} projection worker(s) ...")
+    with LivePipeline(keep_broker=keep_running, processors=processors, workers=workers) as pipeline:
         say(f"broker {pipeline.bootstrap}; logs in {pipeline.logdir}", stderr=True)
         if pipeline.credentials and not os.environ.get("KAFKA_SASL_USERNAME"):
             # What this process imports (a data set's facts, ImportFacts) it imports as the chief arbiter.

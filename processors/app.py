@@ -6,8 +6,7 @@ turns its web server on unless told ``--without-web`` (it would serve the tables
 events among them); without the flag it binds the loopback interface only (``web_bind``).
 
 What is decided lives in ``processors.judge`` (pure, no faust): this module wires it to Kafka.
-One agent, ``judge``, with concurrency 1 (offsets are then never committed past an in-flight
-message), reads ``tournament-events``, ``board-results`` and, on a broker with authentication,
+One agent, ``judge``, with concurrency 1, reads ``tournament-events``, ``board-results`` and, on a broker with authentication,
 every principal's commands topic: all keyed by tournament id and co-partitioned, so every command
 of a tournament passes one agent, in one order per topic, through ``processors.judge.Judge``
 (``processors.deciders.handle``: the same application layer as the CLI and the web app). The
@@ -20,6 +19,12 @@ and, once per batch, to the ``judged`` table (backed by its changelog topic); th
 command with a ``command_id`` goes to ``verdicts``. A refused message (malformed JSON, unknown
 schema version, a rule broken, a message not keyed by its tournament id) goes to ``dead-letters``
 with the field, the rule and the reason; processing goes on with the next message.
+
+Offsets are committed only from ``processors.offset_gate.OffsetGate`` (``GATE``): each record is
+judged only if it is the next offset of its partition, a record past it makes the judge seek back,
+and the committed offset never passes a record whose outputs are not with the producer; a
+revocation waits for the batch being judged (``JUDGING``). faust's own acks and gaps can commit
+past records dropped in a rebalance (that module says how).
 
 Outputs are handed to the producer at once, not attached to the source offset: faust publishes
 attached messages only when it commits (every 2.8 s), which would add seconds of latency; it
@@ -52,6 +57,7 @@ from deploy import topics
 from deploy import kafka_security
 from processors import faust_transport
 from processors.judge import Judge, judge_message
+from processors.offset_gate import Admission, OffsetGate
 from schemas.canonical import canonical_json
 from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 
@@ -82,7 +88,14 @@ app = faust.App(
     # A killed worker is noticed after 10 s instead of faust's 60 s, so a restart resumes soon.
     broker_session_timeout=10.0,
     broker_heartbeat_interval=3.0,
+    # faust would wait on a rebalance for every record taken to be acked, also for records it
+    # dropped itself (cleared buffers): a wait until the session times out. Commits come from
+    # GATE and a revocation waits for the batch being judged (JUDGING), so nothing is lost without it.
+    stream_wait_empty=False,
 )
+GATE = OffsetGate()
+app.offset_gate = GATE  # read by processors.faust_transport: starts on every seek, commits from it
+JUDGING = asyncio.Lock()  # held while a batch is judged; a revocation waits for it
 
 
 inputs = app.topic(
@@ -185,10 +198,25 @@ async def judge_batch(batch: list[Any]) -> None:
     accepted events to ``tournament-log`` (with their hash-chain headers), verdicts to
     ``verdicts``, refusals to ``dead-letters``, and one table entry per tournament (``Judge.commit``).
     """
+    async with JUDGING:
+        await _judge_batch(batch)
+
+
+async def _judge_batch(batch: list[Any]) -> None:
     outbox = Outbox(app.producer._ensure_producer())  # the aiokafka producer faust flushes before commits
     partitions: dict[str, int] = {}  # tournament -> its source partition (key T: one per tournament)
+    sources: set[tuple[str, int]] = set()
     for event in batch:
         msg = event.message
+        tp = (msg.topic, msg.partition)
+        admission = GATE.admit(tp, msg.offset)
+        if admission is not Admission.JUDGE:
+            if admission is Admission.SEEK:  # records before this one were dropped: read them again
+                log.warning("%s[%s]: offset %s arrived before %s: seeking back to it", msg.topic, msg.partition,
+                            msg.offset, GATE.next(tp))
+                await app.consumer.seek(msg.tp, GATE.next(tp))
+            continue
+        sources.add(tp)
         verdict = judge_message(JUDGE, event.value, event.key, topics.topic_principal(msg.topic), AUTHENTICATED)
         if not verdict.accepted:
             origin = {"topic": msg.topic, "partition": msg.partition, "offset": msg.offset}
@@ -211,6 +239,7 @@ async def judge_batch(batch: list[Any]) -> None:
         judged.send_changelog(partitions[tid], key, value)
         judged.data[key] = value
     await outbox.send()
+    GATE.settle(sources)
 
 
 @app.task
@@ -224,7 +253,11 @@ async def _say_who_may_write() -> None:
 
 @app.on_partitions_revoked.connect
 async def _forget_states(app: Any, revoked: Any, **kwargs: Any) -> None:
-    JUDGE.forget()
+    """After the batch being judged (``JUDGING``): forget the tournaments' states (rebuilt from the
+    table for the partitions assigned next) and the revoked partitions' counts (``GATE``)."""
+    async with JUDGING:
+        GATE.forget(revoked)
+        JUDGE.forget()
 
 
 # ------------------------------------------------------------------------- resuming after a stall

@@ -28,6 +28,11 @@ then never judged (seen: the soak waited 600 s for a pairing). ``seek_to_committ
 such partitions back to their beginning, which is what "committed" means for a partition nobody
 has committed: its events are judged again, and the judge is idempotent (event ids).
 
+Commits come from ``processors.offset_gate.OffsetGate`` (``app.offset_gate``), not from faust's
+acks and gaps, which can pass records never judged in a rebalance (that module's docstring):
+``Consumer._new_offset`` returns the gate's committable offset, and every seek to the committed
+offsets (each assignment, a stall) gives the gate its starts.
+
 The app selects this transport with the broker URL scheme ``olympiad-kafka://`` (registered
 below); everything else is faust's own aiokafka driver.
 """
@@ -72,6 +77,11 @@ class ConsumerThread(driver.AIOKafkaConsumerThread):
         uncommitted = [tp for tp, offset in committed.items() if not offset and tp.topic not in changelogs]
         if uncommitted:
             await consumer.seek_to_beginning(*uncommitted)
+        gate = getattr(self.app, "offset_gate", None)
+        if gate is not None:
+            # Where judging resumes: the committed offset, or where the beginning put the position.
+            gate.start({tp: (offset if offset else await consumer.position(tp))
+                        for tp, offset in committed.items() if tp.topic not in changelogs})
         return committed
 
 
@@ -80,6 +90,17 @@ class Consumer(driver.Consumer):
 
     def _new_consumer_thread(self) -> ConsumerThread:
         return ConsumerThread(self, loop=self.loop, beacon=self.beacon)
+
+    def _new_offset(self, tp: Any) -> int | None:
+        """The offset to commit for ``tp``: the gate's (every record before it judged; None, no
+        commit, for a partition it has no start for), never one derived from acks and gaps. Only
+        the judge's inputs are acked, so only they come here. Without a gate: faust's own."""
+        gate = getattr(self.app, "offset_gate", None)
+        if gate is None:
+            return super()._new_offset(tp)
+        self._acked[tp].clear()  # faust's bookkeeping of acks, unused here: kept from growing
+        self._acked_index[tp].clear()
+        return gate.committable(tp)
 
 
 class Transport(driver.Transport):

@@ -36,11 +36,13 @@ the pairing engine's ``PairingProposed`` for the next round.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from sqlalchemy import Column, Integer, MetaData, String, Table, and_, bindparam, delete, insert, select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Delete
 from sqlalchemy.engine import Connection, Engine
 
@@ -93,6 +95,22 @@ def key_params(table: Table, rows: Iterable[dict[str, Any]]) -> list[dict[str, A
     return [{f"pk_{n}": row[n] for n in names} for row in rows]
 
 
+def create_tables(engine: Engine, attempts: int = 5) -> None:
+    """Create the read models' and the worker's tables that do not exist yet. Workers of one group
+    start together on one database: PostgreSQL refuses the second of two concurrent ``CREATE
+    TABLE`` of one name (a unique violation in its catalogue, seen with two workers started at
+    once), so a failed attempt is tried again, and then finds the other's tables."""
+    for attempt in range(attempts):
+        try:
+            metadata.create_all(engine)
+            worker_metadata.create_all(engine)
+            return
+        except DBAPIError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.1 * (attempt + 1))
+
+
 @dataclass
 class TournamentProjection:
     """One tournament's state and what the current batch changed in it."""
@@ -115,22 +133,33 @@ class Snapshot:
 class Projector:
     """Applies tournament-log records to the read models, one SQL transaction per batch."""
 
-    def __init__(self, engine: Engine, consumer_name: str):
+    def __init__(self, engine: Engine, consumer_name: str, load: bool = True):
         self.engine = engine
         self.consumer_name = consumer_name
-        metadata.create_all(engine)
-        worker_metadata.create_all(engine)
+        create_tables(engine)
         self.tournaments: dict[str, TournamentProjection] = {}
         # (tournament, round) -> {team: standings row} as last written, to write only what changed
         self._written: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
         self.dead_letters: list[bytes] = []  # envelopes of records that could not be projected, to publish
-        self._load()
+        if load:
+            self._load()
 
-    def _load(self) -> None:
-        """Rebuild every tournament's state from the stored events (in sequence order)."""
+    def _load(self, keep: Callable[[str], bool] | None = None) -> None:
+        """Rebuild the state of every tournament (those ``keep(tournament_id)`` is true of, if
+        given) from the stored events, in sequence order."""
         with self.engine.connect() as conn:
             for row in conn.execute(select(events_table.c.tournament_id, events_table.c.body).order_by(events_table.c.seq)):
-                replay_stored(self._projection(row.tournament_id).state, row.body)
+                if keep is None or keep(row.tournament_id):
+                    replay_stored(self._projection(row.tournament_id).state, row.body)
+
+    def load_only(self, keep: Callable[[str], bool]) -> None:
+        """Forget every tournament and rebuild, from the stored events, those ``keep(tournament_id)``
+        is true of: a worker's state after its consumer group gave it partitions (another worker
+        may have projected them since, into the same database). Forgets the rows last written too,
+        so the next standings of a tournament are written whole."""
+        self.tournaments.clear()
+        self._written.clear()
+        self._load(keep)
 
     def _projection(self, tournament_id: str) -> TournamentProjection:
         return self.tournaments.setdefault(tournament_id, TournamentProjection())

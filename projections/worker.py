@@ -11,14 +11,22 @@ pairing engine's proposal once a round is complete), the tournament's signed che
 ``standings`` (key ``{tid}/checkpoints``: ``projections.anchors``), and dead letters of records the projector
 could not take.
 
-On start the consumer takes every partition of the topic and seeks to the positions the
-projector stored (Kafka's committed offsets are not used; one worker per database), so a batch
-is applied once or not at all, whatever crashes in between. Each ``StandingsUpdated`` carries the
+Kafka's committed offsets are not used: the consumer seeks to the positions the projector stored
+with the read models, so a batch is applied once or not at all, whatever crashes in between.
+Alone (``Worker(group=None)``: one worker per database) the consumer takes every partition of
+the topic. In a consumer group (``group``; ``python -m projections.worker`` joins
+``<prefix>olympiad-projections``) several workers share one database: each is assigned some
+partitions, and on every assignment (``Rebalance``) it seeks them to the stored positions,
+rebuilds from the stored events the state of exactly the tournaments whose events are on them
+(``log_partition``: the tournament's key decides), and republishes their standings (the member
+that had them may have died between its commit and its publish). A tournament is thus projected
+by one worker at a time, in log order; records fetched for a partition the worker lost in the
+meantime are dropped, its new owner projects them. Each ``StandingsUpdated`` carries the
 header ``log-position: <partition>:<offset>``: it includes every tournament-log event of that
 partition before that offset.
 
 Run: ``python -m projections.worker`` (env ``KAFKA_BOOTSTRAP_SERVERS``, ``OLYMPIAD_TOPIC_PREFIX``,
-``DATABASE_URL``).
+``DATABASE_URL``, ``OLYMPIAD_PARTITIONS``); start it N times on one database for N members.
 """
 from __future__ import annotations
 
@@ -29,7 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka import ConsumerRebalanceListener, KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.coordinator.base import MemberState
 from sqlalchemy import create_engine, select
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine
@@ -48,6 +57,7 @@ DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'projections.sqlite'}"
 POSITION_HEADER = "log-position"
 COALESCE_S = 0.002  # after the first record of a batch, wait this long for more (under load batches grow by themselves)
 MAX_BATCH = 5000
+REJOIN_S = 30.0  # s in a rebalance before the worker joins its group again (Worker._watch_group)
 
 
 def database_url(url: str | None = None) -> str:
@@ -103,25 +113,22 @@ def caught_up(url: str, bootstrap: str, prefix: str = "") -> bool:
 class Worker:
     """The consume-project-publish loop. ``stop()`` (or SIGTERM/SIGINT in ``main``) ends it after the current batch."""
 
-    def __init__(self, url: str | None = None, bootstrap: str | None = None, topic_prefix: str | None = None):
+    def __init__(self, url: str | None = None, bootstrap: str | None = None, topic_prefix: str | None = None,
+                 group: str | None = None):
         bootstrap = bootstrap or topics.bootstrap_servers()
         self.topic_prefix = topics.prefix() if topic_prefix is None else topic_prefix
-        self.projector = Projector(make_engine(database_url(url)), f"{self.topic_prefix}olympiad-projections")
+        self.group = group
+        # In a group the state is built per assignment (Rebalance), not for every stored tournament.
+        self.projector = Projector(make_engine(database_url(url)), f"{self.topic_prefix}olympiad-projections", load=group is None)
         self.log_topic = topics.name(topics.TOURNAMENT_LOG, self.topic_prefix)
-        # All partitions, positioned from the database (Kafka's committed offsets are not used):
-        # one worker per database. kafka-python hands over a fetch's records before it sends the
-        # next fetch, so a long fetch wait adds no latency; a short one costs CPU (10 ms: 17 % of a
-        # core while idle, measured; 100 ms: 3 %).
-        self.consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False,
-                                      max_poll_records=MAX_BATCH, fetch_max_wait_ms=100, **client_config())
-        partitions = [TopicPartition(self.log_topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)]
-        self.consumer.assign(partitions)
-        stored = self.projector.positions(self.log_topic)
-        for tp in partitions:
-            if tp.partition in stored:
-                self.consumer.seek(tp, stored[tp.partition])
-            else:
-                self.consumer.seek_to_beginning(tp)
+        # Positioned from the database (Kafka's committed offsets are not used). kafka-python
+        # hands over a fetch's records before it sends the next fetch, so a long fetch wait adds no
+        # latency; a short one costs CPU (10 ms: 17 % of a core while idle, measured; 100 ms: 3 %).
+        # A killed member's partitions go to the others after the session timeout (10 s, as the processors').
+        self._bootstrap = bootstrap
+        self._assignment: list[TopicPartition] | None = None  # given by the group, not yet taken (take_assignment)
+        self._unassigned_since: float | None = None  # monotonic time since when this member is in a rebalance
+        self.consumer = self._consumer()
         self.producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", enable_idempotence=True,
                                       linger_ms=0, max_request_size=8 * 1024 * 1024, **client_config())
         self._running = True
@@ -130,6 +137,68 @@ class Worker:
 
     def stop(self) -> None:
         self._running = False
+
+    def _consumer(self) -> KafkaConsumer:
+        """The consumer of ``tournament-log``: every partition, positioned from the database; or
+        (``group``) subscribed in the consumer group, positioned on each assignment (``Rebalance``)."""
+        consumer = KafkaConsumer(bootstrap_servers=self._bootstrap, group_id=self.group, enable_auto_commit=False,
+                                 max_poll_records=MAX_BATCH, fetch_max_wait_ms=100, session_timeout_ms=10000,
+                                 heartbeat_interval_ms=3000, **client_config())
+        if self.group is None:
+            partitions = [TopicPartition(self.log_topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)]
+            consumer.assign(partitions)
+            self.consumer = consumer
+            self.seek_stored(partitions)
+            return consumer
+        consumer.subscribe([self.log_topic], listener=Rebalance(self))
+        self._unassigned_since = time.monotonic()
+        return consumer
+
+    def _watch_group(self) -> None:
+        """Join the group again with a new consumer when this one has been in a rebalance for
+        ``REJOIN_S``. Why: kafka-python 3.0 at times never completes a rebalance that follows
+        another at once (seen: twice in some ten pipeline starts, the group leader logged
+        "performing partition assignments" and spun on one core, holding up every member; and
+        when the worker first fetched the topic's metadata before subscribing, after every
+        restart), which holds up every member of the group; a new member id ends that generation.
+        A rebalance after a SIGKILLed member waits for its session timeout (10 s), well under it."""
+        if self.consumer._coordinator.state is MemberState.STABLE:  # kafka-python exposes no public state
+            self._unassigned_since = None
+            return
+        now = time.monotonic()
+        if self._unassigned_since is None:
+            self._unassigned_since = now
+        elif now - self._unassigned_since > REJOIN_S:
+            log.warning("in a rebalance for %.0f s: leaving the group and joining again", now - self._unassigned_since)
+            self.consumer.close(autocommit=False)
+            self.consumer = self._consumer()
+
+    def seek_stored(self, partitions: list[TopicPartition]) -> None:
+        """Seek each of ``partitions`` to the position the projector stored for it, else to its beginning."""
+        stored = self.projector.positions(self.log_topic)
+        for tp in partitions:
+            if tp.partition in stored:
+                self.consumer.seek(tp, stored[tp.partition])
+            else:
+                self.consumer.seek_to_beginning(tp)
+
+    def assigned(self, partitions: list[TopicPartition]) -> None:
+        """The group gave this worker ``partitions`` (all it now has): position them at once (the
+        next fetch reads from there); the rest (``take_assignment``) waits until ``poll`` returns,
+        because kafka-python runs this callback on its network loop, which must not be held up."""
+        self.seek_stored(partitions)
+        self._assignment = partitions
+
+    def take_assignment(self) -> None:
+        """Rebuild the state of the assigned partitions' tournaments from the database and
+        republish their latest standings."""
+        partitions, self._assignment = self._assignment or [], None
+        mine = {tp.partition for tp in partitions}
+        self.projector.load_only(lambda tid: log_partition(tid) in mine)
+        self._proposed.clear()
+        self._anchors.clear()
+        log.info("assigned tournament-log partitions %s: %d tournaments", sorted(mine), len(self.projector.tournaments))
+        self.publish(self.projector.latest_standings(self.log_topic, log_partition))
 
     def publish(self, snapshots: list[Snapshot]) -> None:
         """Publish ``StandingsUpdated`` for each snapshot, then a pairing proposal where one is due."""
@@ -179,10 +248,21 @@ class Worker:
         while self._running and len(records) < MAX_BATCH:
             wait_ms = 200 if deadline is None else int(max(0.0, deadline - time.monotonic()) * 1000)
             batches = self.consumer.poll(timeout_ms=wait_ms, max_records=MAX_BATCH - len(records))
+            if self._assignment is not None:
+                # A rebalance in this poll: the partitions were sought back to the stored positions,
+                # so what came before it is read again; the state is rebuilt before anything is applied.
+                records, deadline = [], None
+                self.take_assignment()
             if not batches:
                 break
             records += [rec for tp in sorted(batches, key=lambda tp: tp.partition) for rec in batches[tp]]
             deadline = deadline or time.monotonic() + COALESCE_S
+        if self.group is not None:
+            self._watch_group()
+        if self.group is not None and records:
+            # A rebalance within one of the polls above may have taken partitions away: their new owner projects them.
+            mine = {tp.partition for tp in self.consumer.assignment()}
+            records = [rec for rec in records if rec.partition in mine]
         records.sort(key=lambda rec: (rec.partition, rec.offset))
         return records
 
@@ -197,6 +277,20 @@ class Worker:
         self.producer.close()
 
 
+class Rebalance(ConsumerRebalanceListener):
+    """The consumer group's callbacks of a ``Worker`` (kafka-python calls them inside ``poll``,
+    between two batches: a batch is never half-applied when partitions move)."""
+
+    def __init__(self, worker: Worker):
+        self.worker = worker
+
+    def on_partitions_revoked(self, revoked: Any) -> None:
+        """Nothing to hand over: every applied batch is committed with its positions."""
+
+    def on_partitions_assigned(self, assigned: Any) -> None:
+        self.worker.assigned(sorted(assigned, key=lambda tp: tp.partition))
+
+
 def log_partition(tournament_id: str) -> int:
     """The ``tournament-log`` partition of ``tournament_id``'s events (the key's partition)."""
     return topics.partition_for(tournament_id.encode(), topics.TOURNAMENT_LOG.partitions)
@@ -207,7 +301,7 @@ def main() -> None:
     ``$DATABASE_URL`` (SQLite under ``var/`` by default) until SIGTERM or Ctrl-C."""
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     (ROOT / "var").mkdir(exist_ok=True)
-    worker = Worker()
+    worker = Worker(group=f"{topics.prefix()}olympiad-projections")
     signal.signal(signal.SIGTERM, lambda *_: worker.stop())
     signal.signal(signal.SIGINT, lambda *_: worker.stop())
     log.info("projecting %s into %s", worker.log_topic, worker.projector.engine.url.render_as_string(hide_password=True))

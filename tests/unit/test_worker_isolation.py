@@ -116,3 +116,21 @@ def test_a_stored_event_that_no_longer_applies_does_not_stop_a_restart(tmp_path)
     again = Projector(engine, "test")
     assert len(again.tournaments["a-open"].state.teams) == 4
     assert [s.tournament_id for s in again.latest_standings(TOPIC, log_partition)] == ["a-open"]
+
+
+def test_a_group_member_rebuilds_only_the_tournaments_of_its_partitions(tmp_path):
+    # Issue 32: workers of one group share a database; on an assignment each rebuilds the state
+    # of the tournaments on its partitions from the stored events, and only those.
+    engine = make_engine(f"sqlite:///{tmp_path / 'w.sqlite'}")
+    first = Projector(engine, "test")
+    for tid in ("a-open", "b-open", "c-open"):
+        first.apply_batch(records(as_tournament(four_team_round_one(), tid), log_partition(tid)))
+    other = Projector(engine, "test", load=False)
+    assert other.tournaments == {}
+    mine = {log_partition("b-open")}
+    other.load_only(lambda tid: log_partition(tid) in mine)
+    assert set(other.tournaments) == {t for t in ("a-open", "b-open", "c-open") if log_partition(t) in mine}
+    assert other.tournaments["b-open"].state.teams == first.tournaments["b-open"].state.teams
+    assert set(other.tournaments["b-open"].state.applied) == set(first.tournaments["b-open"].state.applied)
+    other.load_only(lambda tid: False)  # every partition revoked
+    assert other.tournaments == {}
