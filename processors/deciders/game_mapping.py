@@ -1,8 +1,10 @@
 """Which board a feed's game is (issue 29): through the teams' line-ups, FIDE id first, then name.
 
 A game names its players (``schemas.game_commands.FeedGame``). Each player is found among the
-nominated players of the registered teams (FIDE id first; else the name, compared without case,
-accents, punctuation or word order: ``schemas.names.loose_name_key``); the round's table where the two teams meet is the match; the
+nominated players of the registered teams (FIDE id first; else the name as spelt, without case or
+spacing: ``schemas.names.name_key``; else the name without accents, punctuation or word order:
+``schemas.names.loose_name_key``, which a roster's "Player 1.2" and "Player 2.1" share, so the
+spelling as registered decides first); the round's table where the two teams meet is the match; the
 board is the player's place in the team's line-up for the round (``LineupSubmitted``), else the
 feed's board number, else the place in the default line-up (the first nominated players, R-D1).
 The colours must agree: the home team has White on the odd boards (R-D4).
@@ -14,7 +16,7 @@ from typing import Any
 
 from processors.tournament import RuleViolation, TournamentState
 from schemas.game_events import FEED_PROBLEM_RULES
-from schemas.names import loose_name_key
+from schemas.names import loose_name_key, name_key
 
 MAPPING_RULE = FEED_PROBLEM_RULES["unmapped-game"][1]
 
@@ -27,39 +29,46 @@ class Seat:
     order: int
 
 
-_INDEX: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[str, Seat], dict[str, Seat | None]]] = {}
+_Names = dict[str, Seat | None]
+_INDEX: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[str, Seat], _Names, _Names]] = {}
 
 
-def _index(state: TournamentState) -> tuple[dict[str, Seat], dict[str, Seat | None]]:
-    """(FIDE id -> seat, loose name key -> seat, or None when two teams nominate the name), cached
+def _index(state: TournamentState) -> tuple[dict[str, Seat], _Names, _Names]:
+    """(FIDE id -> seat, name key -> seat, loose name key -> seat; a name's seat is None when two
+    nominated players share its key), cached
     per set of registrations (a registration or a roster change is a new object; the cache holds
     the objects it was built from, so their ids cannot be reused while it is kept)."""
     teams = tuple(state.teams.values())
     key = tuple(map(id, teams))
     cached = _INDEX.get(key)
     if cached is not None and all(a is b for a, b in zip(cached[0], teams)):
-        return cached[1], cached[2]
+        return cached[1], cached[2], cached[3]
     by_id: dict[str, Seat] = {}
-    by_name: dict[str, Seat | None] = {}
+    by_name: _Names = {}
+    by_loose: _Names = {}
     for team in teams:
         for p in team.players:
             seat = Seat(team.team_id, p.board_order)
             if p.fide_id:
                 by_id[p.fide_id] = seat
-            k = loose_name_key(p.name)
-            by_name[k] = seat if k not in by_name else None
+            for names, k in ((by_name, name_key(p.name)), (by_loose, loose_name_key(p.name))):
+                names[k] = seat if k not in names else None
     if len(_INDEX) > 8:
         _INDEX.clear()
-    _INDEX[key] = (teams, by_id, by_name)
-    return by_id, by_name
+    _INDEX[key] = (teams, by_id, by_name, by_loose)
+    return by_id, by_name, by_loose
 
 
 def seat_of(state: TournamentState, fide_id: str | None, name: str) -> Seat | None:
-    """The nominated player a feed names: by FIDE id, else by name; None if no team nominates it."""
-    by_id, by_name = _index(state)
+    """The nominated player a feed names: by FIDE id, else by the name as spelt, else by its loose
+    key (module docstring); None if no team nominates it or two nominated players share the name."""
+    by_id, by_name, by_loose = _index(state)
     if fide_id and fide_id in by_id:
         return by_id[fide_id]
-    return by_name.get(loose_name_key(name)) if name else None
+    if not name:
+        return None
+    exact = name_key(name)
+    return by_name[exact] if exact in by_name else by_loose.get(loose_name_key(name))
 
 
 def _tried(name: str, fide_id: str | None) -> str:

@@ -10,7 +10,8 @@ from pathlib import Path
 from producers.doors import EmbeddedDoor
 from producers.feeds.ingester import Ingester
 from producers.feeds.sources import DgtFiles, PgnFiles
-from tests.factories import TID
+from schemas.profile import OLYMPIAD_2008
+from tests.factories import TID, created, paired, stored, team
 from tests.feed_games import FEED, VIDIT_MAKOTO, feed_store, later
 
 GOOD = ("A player 1", "C player 1")
@@ -124,3 +125,20 @@ def test_the_ingester_survives_every_bad_feed_in_one_run_and_a_source_that_fails
     assert notes[4].endswith("round-1.pgn#1: the result is now 1/2-1/2, not the one the feed reported: the board's result "
                              "stands, the arbiter decides [field: game.result; rule: a reported result is not overwritten]")
     assert {k: v[1] for k, v in store.state.results.items()} == {(1, 1, 1): "1-0", (1, 2, 4): "1/2-1/2"}
+
+
+def test_a_name_as_registered_maps_before_its_loose_key_that_another_player_shares(tmp_path: Path):
+    """A roster's "Player 1.2" and "Player 2.1" share the loose key (word order and punctuation
+    ignored): the game of "Player 3.2" v "Player 1.2" maps by the names as spelt, to table 1 board 2
+    (A home has White on the odd boards, so C's board 2 has White, R-D4)."""
+    def numbered(code: str, number: int):
+        base = team(code, number)
+        return base.model_copy(update={"players": tuple(p.model_copy(update={"name": f"Player {number}.{p.board_order}"})
+                                                         for p in base.players)})
+
+    profile = OLYMPIAD_2008.model_validate({**OLYMPIAD_2008.model_dump(), "feed_results": "automatic"})
+    store = stored([created(profile), *(numbered(c, n) for n, c in enumerate("ABCD", start=1)),
+                    paired(1, [("A", "C"), ("D", "B")])])
+    ingester, _ = feed(tmp_path, store, pgn("Player 3.2", "Player 1.2", VIDIT_MAKOTO, "0-1", board=2))
+    report = ingester.poll_once()
+    assert report.problems == 0 and store.state.results[(1, 1, 2)][1] == "0-1"
