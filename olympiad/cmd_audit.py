@@ -68,7 +68,9 @@ def audit(
                   f"-{report.rounds[-1] if report.rounds else '-'} reproduced, {report.checkpoints} signed checkpoint(s), "
                   + (f"{len(published.standings)} published standings, {len(published.pairings)} published pairings, "
                      f"{len(published.proposals)} published proposals" if published.standings or published.pairings
-                     or published.proposals else "nothing published beside the log to compare with"))
+                     or published.proposals else "nothing published beside the log to compare with" if anchors is None
+                     # the anchors (--against) were compared: say which part was not, not "nothing"
+                     else f"no standings or pairings published beside the log; its checkpoints compared with {against}"))
     if report.hashed:
         console.print(f"chain: {report.hashed} of {len(records)} records carry a stored chain hash, each checked")
     for d in report.divergences:

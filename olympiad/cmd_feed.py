@@ -26,7 +26,7 @@ def feed_command(
     interval: float = typer.Option(5.0, "--interval", help="seconds between polls (at least 2)"),
     polls: Optional[int] = typer.Option(None, "--polls", min=1, help="stop after this many polls (default: run until ^C)"),
     boards: int = typer.Option(4, "--boards", min=1, max=20, help="boards per match, to number DGT's games"),
-    rnd: Optional[int] = typer.Option(None, "--round", min=1, max=99, help="the round of a DGT source not named round-N"),
+    rnd: Optional[int] = typer.Option(None, "--round", min=1, max=99, help="the round of a DGT source not named round-N (a PGN game's round is its Round tag, else the last published round)"),
     feed_id: str = typer.Option("feed", "--id", help="the feed's actor id (on an authenticated broker: principal feed-<id>)"),
     db: Optional[str] = DB,
     kafka: Optional[str] = KAFKA,

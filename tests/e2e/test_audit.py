@@ -88,6 +88,7 @@ def test_the_untouched_log_and_store_agree_and_only_an_anchor_gives_exit_status_
     assert "11 published standings, 11 published pairings" in out and out.endswith(UNANCHORED), out
     code, out = audit(str(log), "--against", str(published))
     assert code == 0, out
+    assert f"no standings or pairings published beside the log; its checkpoints compared with {published}" in out, out
     assert out.startswith(f"{TID}: log compared with 11 published checkpoint(s) and the published key ({published}) {rounds} "), out
     assert out.endswith(f"audit: everything agrees, anchored to 11 published checkpoint(s) and the published key ({published}); "
                         f"not checked: {UNCHAINED}"), out
