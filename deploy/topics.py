@@ -218,7 +218,7 @@ def ensure_topics(bootstrap: str | None = None, topic_prefix: str | None = None,
                 raise RuntimeError(
                     f"topic {topic} has {existing[topic]} partitions, the layout says {s.partitions} (keys would land on "
                     "other partitions than the processors expect); it was made with another OLYMPIAD_PARTITIONS or "
-                    "layout: run with OLYMPIAD_PARTITIONS={existing[topic]}, delete it, or set another OLYMPIAD_TOPIC_PREFIX (deploy/kafka.sh reset empties the local broker)")
+                    f"layout: run with OLYMPIAD_PARTITIONS={existing[topic]}, delete it, or set another OLYMPIAD_TOPIC_PREFIX (deploy/kafka.sh reset empties the local broker)")
         return {topic: ("created" if topic in missing else "exists") for topic in wanted}
     finally:
         admin.close()
