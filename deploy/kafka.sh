@@ -224,7 +224,12 @@ start() {
     exit 1
   fi
   log "broker answers after $((SECONDS - t0)) s (pid $pid)"
-  topics
+  if ! topics; then
+    # A start that cannot lay out the topics (e.g. made with another partition count) leaves nothing running.
+    log "the topics were refused (above): broker stopped"
+    stop
+    exit 2
+  fi
   if [[ "$KAFKA_AUTH" == scram ]]; then
     # shellcheck disable=SC2086 # a list of names
     principal $KAFKA_PRINCIPALS
