@@ -187,9 +187,18 @@ format_storage() {
   local cluster_id scram=()
   [[ "$KAFKA_AUTH" == scram ]] && scram=(--add-scram "SCRAM-SHA-256=[name=admin,password=$(admin_password)]")
   # A Kafka Uuid: 16 random bytes, base64url without padding (what `StorageTool random-uuid` prints).
-  cluster_id="$("$PYTHON" -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
+  # Like Kafka's Uuid.randomUuid, never one that starts with '-': the tool's parser would take it for
+  # an option (one format in 64 failed with "argument --cluster-id/-t: expected one argument").
+  cluster_id="$("$PYTHON" -c '
+import base64, uuid
+while True:
+    text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not text.startswith("-"):
+        print(text)
+        break
+')"
   log "formatting KRaft storage in $DATA (cluster $cluster_id)"
-  "${JAVA[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" "${scram[@]}" >"$LOGS/format.log" 2>&1 \
+  "${JAVA[@]}" kafka.tools.StorageTool format --cluster-id="$cluster_id" -c "$CONFIG" "${scram[@]}" >"$LOGS/format.log" 2>&1 \
     || { cat "$LOGS/format.log" >&2; exit 1; }
   echo "$KAFKA_AUTH" > "$AUTHFILE"
 }
