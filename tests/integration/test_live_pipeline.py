@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka import KafkaProducer
 
 from deploy import topics
 from olympiad.cmd_live import LivePipeline
@@ -34,6 +34,7 @@ from projections.worker import Worker, caught_up
 from schemas.events import BoardResultRecorded, RoundPaired, Table
 from tests.factories import stored
 from tests.kafka_messages import imported
+from tests.kafka_read import read_topic
 
 pytestmark = pytest.mark.integration
 TID = "samarkand-2026-open"
@@ -225,14 +226,8 @@ def test_bad_events_end_on_dead_letters_and_valid_ones_go_through(live: Any, sam
 
 
 def _read(bootstrap: str, topic: str, partitions: int) -> list[bytes]:
-    """Every value on ``topic`` (read from the beginning until 2 s pass without a record)."""
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, consumer_timeout_ms=2000)
-    tps = [TopicPartition(topic, p) for p in range(partitions)]
-    consumer.assign(tps)
-    consumer.seek_to_beginning(*tps)
-    values = [rec.value for rec in consumer]
-    consumer.close()
-    return values
+    """Every value on ``topic`` up to its end offsets when the read starts."""
+    return [rec.value for rec in read_topic(bootstrap, topic, partitions)]
 
 
 def _copies(bootstrap: str, topic: str, event_id: str) -> int:

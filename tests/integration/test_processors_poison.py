@@ -20,6 +20,7 @@ from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from deploy import topics
 from olympiad.cmd_live import LivePipeline
 from tests.factories import TID, board, four_team_round_one
+from tests.kafka_read import read_topic
 from tests.kafka_messages import import_body, imported
 
 pytestmark = pytest.mark.integration
@@ -36,14 +37,8 @@ POISONS = [
 
 
 def read_all(bootstrap: str, topic: str, partitions: int) -> list[Any]:
-    """Every record of ``topic`` (from the beginning until 2 s pass without one)."""
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, consumer_timeout_ms=2000)
-    tps = [TopicPartition(topic, p) for p in range(partitions)]
-    consumer.assign(tps)
-    consumer.seek_to_beginning(*tps)
-    records = list(consumer)
-    consumer.close()
-    return records
+    """Every record of ``topic`` up to its end offsets when the read starts."""
+    return read_topic(bootstrap, topic, partitions)
 
 
 def wait_for(what: str, done, timeout: float = 120) -> Any:
