@@ -16,10 +16,12 @@ Colours: the home team of a table has White on boards 1 and 3 and Black on board
 from __future__ import annotations
 
 import re
-from datetime import date
-from typing import Annotated, Any, Callable, Literal
+from datetime import date, datetime
+from types import UnionType
+from typing import Annotated, Any, Callable, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import from_json
 
 from schemas import limits, refusals
 from schemas.event_base import EventBase as _Event
@@ -418,8 +420,115 @@ def parse_event(raw: dict[str, Any] | str | bytes) -> Any:
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise EventSchemaError(f"unknown event type {shown(kind)}", field="type", rule="known event types")
-    raw = upcast(raw)
+    return _validated(kind, upcast(raw))
+
+
+def _validated(kind: str, raw: dict[str, Any]) -> Any:
+    """The event ``raw`` (current version of type ``kind``) validated by its type's model; raises
+    ``EventSchemaError`` naming the event, the field and the rule."""
     try:  # the type's own model: the same validation as a union tagged by ``type``, one dispatch less
         return EVENT_TYPES[kind].model_validate(raw)
     except ValidationError as exc:
         raise validation_error(exc, kind, VERSIONS[kind], skip=0, what=event_named(raw, kind)) from None
+
+
+# --------------------------------------------------------------------------------- stored events
+def parse_stored_event(raw: str | bytes) -> Any:
+    """Parse one line of a log the product stored, whose events met their schemas when they were
+    written (the shipped logs: ``projections.eventlog.read_log(path, stored=True)``): the same
+    event ``parse_event`` gives, built without validating each field again. An event of a type
+    whose fields are all JSON scalars or timestamps (a board result: 95% of a tournament's log) is
+    built from its upcast dict as it is, its timestamps read as ``Timestamp`` reads them
+    (``limits.iso_timestamp``); a type with nested models or tuples is validated as by
+    ``parse_event``. Validating the 4,516 board results of the Samarkand log again was a fifth of
+    a replay's CPU time (docs/cli.md).
+
+    What this path does not recognise (text that is not JSON, not an object, an unknown type or
+    version, a missing or unknown field) goes to ``parse_event``, which refuses it as in any log:
+    raises ``EventSchemaError`` naming the field and the rule.
+    """
+    try:
+        value = from_json(raw, allow_inf_nan=False)
+    except ValueError:
+        return parse_event(raw)
+    kind = value.get("type") if isinstance(value, dict) else None
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        return parse_event(raw)
+    value = upcast(value)
+    if kind not in _STORED_BUILDERS:
+        _STORED_BUILDERS[kind] = _stored_builder(EVENT_TYPES[kind])
+    build = _STORED_BUILDERS[kind]
+    event = build(value) if build is not None else None
+    return event if event is not None else _validated(kind, value)
+
+
+_STORED_BUILDERS: dict[str, Callable[[dict[str, Any]], Any] | None] = {}
+"""Per event type, its builder from a stored dict (``_stored_builder``), made when the first
+event of that type is read; None for a type that is validated (nested models, tuples)."""
+
+_PLAIN = (str, int, bool)
+
+
+def _stored_field(annotation: Any) -> str | None:
+    """How a stored event's field of type ``annotation`` is read: "plain" (a JSON string, integer,
+    boolean or a literal, optionally None: the stored value is the validated one), "timestamp" (a
+    ``limits.Timestamp``: ISO 8601 text to ``datetime``), or None (anything else: validate)."""
+    args = [a for a in get_args(annotation) if a is not type(None)] if get_origin(annotation) in (Union, UnionType) else [annotation]
+    if len(args) != 1:
+        return None
+    (arg,) = args
+    if get_origin(arg) is Annotated:
+        base, *meta = get_args(arg)
+        if base is datetime and any(getattr(m, "func", None) is limits.iso_timestamp for m in meta):
+            return "timestamp"
+        arg = base
+    if get_origin(arg) is Literal:
+        return "plain" if all(isinstance(v, _PLAIN) for v in get_args(arg)) else None
+    return "plain" if arg in _PLAIN else None
+
+
+def _stored_builder(cls: type[_Event]) -> Callable[[dict[str, Any]], Any] | None:
+    """A builder of ``cls`` from a stored event's upcast dict, without validation (what
+    ``model_construct`` does, for fields in the model's order); None when a field is not plain
+    JSON nor a timestamp (``_stored_field``), has a default factory, or the model has validators
+    of its own. The builder returns None for a dict whose keys are not the model's (a required
+    field missing, an unknown one) or whose timestamp is not one: ``parse_stored_event`` then
+    validates it."""
+    decorators = cls.__pydantic_decorators__
+    if decorators.model_validators or decorators.field_validators or cls.__pydantic_post_init__ is not None:
+        return None
+    plan = []
+    for name, field in cls.model_fields.items():
+        how = _stored_field(field.annotation)
+        if how is None or field.default_factory is not None or field.alias is not None:
+            return None
+        plan.append((name, _REQUIRED if field.is_required() else field.default, how == "timestamp"))
+    names = frozenset(cls.model_fields)
+    required = frozenset(name for name, default, _ in plan if default is _REQUIRED)
+    stamps = tuple(name for name, _, stamp in plan if stamp)
+    template = {name: default for name, default, _ in plan}  # the model's field order, which an update keeps
+    new, setattr_ = cls.__new__, object.__setattr__
+
+    def build(raw: dict[str, Any]) -> Any:
+        keys = raw.keys()
+        if not (required <= keys <= names):
+            return None
+        values = {**template, **raw}
+        try:
+            for name in stamps:
+                if values[name] is not None:
+                    values[name] = limits.iso_timestamp(values[name])
+        except ValueError:  # not a timestamp: the validation names the field and the rule
+            return None
+        event = new(cls)
+        setattr_(event, "__dict__", values)
+        setattr_(event, "__pydantic_fields_set__", set(keys))
+        setattr_(event, "__pydantic_extra__", None)
+        setattr_(event, "__pydantic_private__", None)
+        return event
+
+    return build
+
+
+_REQUIRED = object()
+"""Marks a field without a default in a stored-event builder's plan."""
