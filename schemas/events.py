@@ -436,16 +436,13 @@ def _validated(kind: str, raw: dict[str, Any]) -> Any:
 def parse_stored_event(raw: str | bytes) -> Any:
     """Parse one line of a log the product stored, whose events met their schemas when they were
     written (the shipped logs: ``projections.eventlog.read_log(path, stored=True)``): the same
-    event ``parse_event`` gives, built without validating each field again. An event of a type
-    whose fields are all JSON scalars or timestamps (a board result: 95% of a tournament's log) is
-    built from its upcast dict as it is, its timestamps read as ``Timestamp`` reads them
-    (``limits.iso_timestamp``); a type with nested models or tuples is validated as by
-    ``parse_event``. Validating the 4,516 board results of the Samarkand log again was a fifth of
-    a replay's CPU time (docs/cli.md).
+    event ``parse_event`` gives, built from its upcast dict without validating each field again
+    (``stored_builder``). A type whose model has validators of its own (``TournamentCreated``: its
+    rule profile) is validated as by ``parse_event``.
 
     What this path does not recognise (text that is not JSON, not an object, an unknown type or
-    version, a missing or unknown field) goes to ``parse_event``, which refuses it as in any log:
-    raises ``EventSchemaError`` naming the field and the rule.
+    version, a missing or unknown field, a timestamp that is not one) goes to ``parse_event``,
+    which refuses it as in any log: raises ``EventSchemaError`` naming the field and the rule.
     """
     try:
         value = from_json(raw, allow_inf_nan=False)
@@ -455,80 +452,114 @@ def parse_stored_event(raw: str | bytes) -> Any:
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
         return parse_event(raw)
     value = upcast(value)
-    if kind not in _STORED_BUILDERS:
-        _STORED_BUILDERS[kind] = _stored_builder(EVENT_TYPES[kind])
-    build = _STORED_BUILDERS[kind]
-    event = build(value) if build is not None else None
-    return event if event is not None else _validated(kind, value)
+    build = stored_builder(EVENT_TYPES[kind])
+    if build is not None:
+        try:
+            return build(value)
+        except ValueError:  # not as the product stores it: the validation names the field and the rule
+            pass
+    return _validated(kind, value)
 
 
-_STORED_BUILDERS: dict[str, Callable[[dict[str, Any]], Any] | None] = {}
-"""Per event type, its builder from a stored dict (``_stored_builder``), made when the first
-event of that type is read; None for a type that is validated (nested models, tuples)."""
-
-_PLAIN = (str, int, bool)
+class NotStored(ValueError):
+    """A value that is not as the product stores a field of its model (``stored_builder``)."""
 
 
-def _stored_field(annotation: Any) -> str | None:
-    """How a stored event's field of type ``annotation`` is read: "plain" (a JSON string, integer,
-    boolean or a literal, optionally None: the stored value is the validated one), "timestamp" (a
-    ``limits.Timestamp``: ISO 8601 text to ``datetime``), or None (anything else: validate)."""
-    args = [a for a in get_args(annotation) if a is not type(None)] if get_origin(annotation) in (Union, UnionType) else [annotation]
-    if len(args) != 1:
-        return None
-    (arg,) = args
-    if get_origin(arg) is Annotated:
-        base, *meta = get_args(arg)
-        if base is datetime and any(getattr(m, "func", None) is limits.iso_timestamp for m in meta):
-            return "timestamp"
-        arg = base
-    if get_origin(arg) is Literal:
-        return "plain" if all(isinstance(v, _PLAIN) for v in get_args(arg)) else None
-    return "plain" if arg in _PLAIN else None
+def stored_builder(cls: type[BaseModel]) -> Callable[[Any], Any] | None:
+    """A builder of the model ``cls`` from a stored dict without validation (what
+    ``model_construct`` does, fields in the model's order, nested models and tuples built alike),
+    made once per model; None when a field is not one ``_field_reader`` reads, has a default
+    factory or an alias, or the model has validators of its own.
+
+    The builder raises ``NotStored`` for a value that is not a dict with the model's keys (a
+    required field missing, an unknown one), and ``ValueError`` for a timestamp that is not one.
+    """
+    if cls not in _BUILDERS:
+        _BUILDERS[cls] = _builder(cls)
+    return _BUILDERS[cls]
 
 
-def _stored_builder(cls: type[_Event]) -> Callable[[dict[str, Any]], Any] | None:
-    """A builder of ``cls`` from a stored event's upcast dict, without validation (what
-    ``model_construct`` does, for fields in the model's order); None when a field is not plain
-    JSON nor a timestamp (``_stored_field``), has a default factory, or the model has validators
-    of its own. The builder returns None for a dict whose keys are not the model's (a required
-    field missing, an unknown one) or whose timestamp is not one: ``parse_stored_event`` then
-    validates it."""
+_BUILDERS: dict[type, Callable[[Any], Any] | None] = {}
+_REQUIRED = object()
+"""Marks a field without a default in a builder's template."""
+
+
+def _builder(cls: type[BaseModel]) -> Callable[[Any], Any] | None:
     decorators = cls.__pydantic_decorators__
     if decorators.model_validators or decorators.field_validators or cls.__pydantic_post_init__ is not None:
         return None
-    plan = []
+    template: dict[str, Any] = {}  # the model's field order, which an update keeps
+    readers = []
     for name, field in cls.model_fields.items():
-        how = _stored_field(field.annotation)
-        if how is None or field.default_factory is not None or field.alias is not None:
+        readable, read = _field_reader(field.annotation)
+        if not readable or field.default_factory is not None or field.alias is not None:
             return None
-        plan.append((name, _REQUIRED if field.is_required() else field.default, how == "timestamp"))
-    names = frozenset(cls.model_fields)
-    required = frozenset(name for name, default, _ in plan if default is _REQUIRED)
-    stamps = tuple(name for name, _, stamp in plan if stamp)
-    template = {name: default for name, default, _ in plan}  # the model's field order, which an update keeps
+        template[name] = _REQUIRED if field.is_required() else field.default
+        if read is not None:
+            readers.append((name, read))
+    names = frozenset(template)
+    required = frozenset(name for name, default in template.items() if default is _REQUIRED)
     new, setattr_ = cls.__new__, object.__setattr__
 
-    def build(raw: dict[str, Any]) -> Any:
-        keys = raw.keys()
-        if not (required <= keys <= names):
-            return None
+    def build(raw: Any) -> Any:
+        if type(raw) is not dict or not (required <= raw.keys() <= names):
+            raise NotStored(f"not a stored {cls.__name__}")
         values = {**template, **raw}
-        try:
-            for name in stamps:
-                if values[name] is not None:
-                    values[name] = limits.iso_timestamp(values[name])
-        except ValueError:  # not a timestamp: the validation names the field and the rule
-            return None
-        event = new(cls)
-        setattr_(event, "__dict__", values)
-        setattr_(event, "__pydantic_fields_set__", set(keys))
-        setattr_(event, "__pydantic_extra__", None)
-        setattr_(event, "__pydantic_private__", None)
-        return event
+        for name, read in readers:
+            if values[name] is not None:
+                values[name] = read(values[name])
+        model = new(cls)
+        setattr_(model, "__dict__", values)
+        setattr_(model, "__pydantic_fields_set__", set(raw))
+        setattr_(model, "__pydantic_extra__", None)
+        setattr_(model, "__pydantic_private__", None)
+        return model
 
     return build
 
 
-_REQUIRED = object()
-"""Marks a field without a default in a stored-event builder's plan."""
+_PLAIN = (str, int, bool)
+
+
+def _field_reader(annotation: Any) -> tuple[bool, Callable[[Any], Any] | None]:
+    """``(readable, read)`` for a stored field of type ``annotation``, None allowed where the type
+    allows it: a JSON string, integer, boolean or literal is its stored value (``read`` None: the
+    validated value was stored); a ``limits.Timestamp`` is read as it reads ISO 8601 text
+    (``limits.iso_timestamp``); ``tuple[X, ...]`` is a tuple of X read alike; a model is built by
+    its ``stored_builder``. Anything else (a date, a dict, a union of types) is not readable."""
+    if get_origin(annotation) in (Union, UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) != 1:
+            return False, None
+        annotation = args[0]
+    if get_origin(annotation) is Annotated:
+        base, *meta = get_args(annotation)
+        if base is datetime and any(getattr(m, "func", None) is limits.iso_timestamp for m in meta):
+            return True, limits.iso_timestamp
+        annotation = base
+    if get_origin(annotation) is Literal:
+        return all(isinstance(v, _PLAIN) for v in get_args(annotation)), None
+    if annotation in _PLAIN:
+        return True, None
+    if get_origin(annotation) is tuple:
+        args = get_args(annotation)
+        if len(args) != 2 or args[1] is not Ellipsis:
+            return False, None
+        readable, read = _field_reader(args[0])
+        if not readable:
+            return False, None
+        return True, _tuple_of(read)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        build = stored_builder(annotation)
+        return build is not None, build
+    return False, None
+
+
+def _tuple_of(read: Callable[[Any], Any] | None) -> Callable[[Any], tuple[Any, ...]]:
+    """A reader of a stored JSON array as a tuple, each item read by ``read`` (None: as stored)."""
+    def tuple_of(value: Any) -> tuple[Any, ...]:
+        if type(value) is not list:
+            raise NotStored("not a stored array")
+        return tuple(value) if read is None else tuple([read(item) for item in value])
+
+    return tuple_of
