@@ -5,6 +5,9 @@ imported; adding a module is one line in ``COMMAND_MODULES`` below. A command mo
 typer and the standard library at its top, and everything else inside its command functions,
 so that ``olympiad --help`` and every command start without importing the web framework,
 SQLAlchemy or Kafka (``tests/unit/test_cli_startup.py`` checks it; ``bench/bench_cli.py`` times it).
+A command module has no ``from __future__ import annotations``: typer reads the annotations of
+every command at every start, and as text each one was compiled and evaluated again (half of
+typer's building of the command group, docs/cli.md).
 """
 from __future__ import annotations
 

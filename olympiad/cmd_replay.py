@@ -1,6 +1,4 @@
 """``olympiad replay`` and ``olympiad export``: fold an event source into standings; write event logs."""
-from __future__ import annotations
-
 import gc
 import shutil
 import sys

@@ -32,6 +32,20 @@ def test_registering_every_command_imports_nothing_heavy() -> None:
         "replay", "export", "serve", "pair", "check", "simulate", "live", "publish", "enter", "correct", "watch"}
 
 
+def test_command_modules_give_typer_their_annotations_evaluated() -> None:
+    # typer reads every command's annotations at every start; text annotations are compiled and
+    # evaluated each time (olympiad/cli.py)
+    import importlib
+    import inspect
+
+    from olympiad.cli import COMMAND_MODULES, app
+
+    for name in COMMAND_MODULES:
+        assert "from __future__ import annotations" not in inspect.getsource(importlib.import_module(name)), name
+    for command in app.registered_commands:
+        assert not any(isinstance(a, str) for a in command.callback.__annotations__.values()), command.callback
+
+
 def test_help_shows_flags_as_flags_and_arguments_by_name() -> None:
     replay = run("replay", "--help").stdout
     assert "Usage: olympiad replay [OPTIONS] SOURCE" in replay
