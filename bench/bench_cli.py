@@ -1,5 +1,7 @@
 """Start-up of the command line, whole process: ``olympiad --help`` and ``olympiad replay
-samarkand-2026-open`` (issue 13 goals: median under 0.2 s and 0.5 s of wall time).
+samarkand-2026-open``. Goals: ``--help`` a median under 0.2 s of wall time (issue 13); the replay
+a median of at most 0.3 s of CPU time (issue 32: CPU, which the load of a shared machine moves
+less than wall time).
 
 Each command runs 5 times after one warm-up; printed: the median wall time and CPU time (user +
 system, from the operating system's accounting of the finished child) and, measured in the same
@@ -27,7 +29,8 @@ COMMANDS = {
     "olympiad --help": [OLYMPIAD, "--help"],
     "olympiad replay samarkand-2026-open": [OLYMPIAD, "replay", "samarkand-2026-open"],
 }
-GOALS = {"olympiad --help": 0.2, "olympiad replay samarkand-2026-open": 0.5}
+GOALS = {"olympiad --help": ("wall", 0.2), "olympiad replay samarkand-2026-open": ("CPU", 0.3)}
+"""Per command: which median is judged (wall or CPU seconds) and its goal (wall under it, CPU at most it)."""
 
 
 def once(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
@@ -49,12 +52,16 @@ def main() -> None:
         for name, argv in COMMANDS.items():
             results[name].append(once(argv))
     base_wall = statistics.median(w for w, _ in results["python -c pass (baseline)"])
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'command':40} {'wall s':>8} {'CPU s':>8} {'x baseline':>10}  goal")
     for name, runs in results.items():
         wall = statistics.median(w for w, _ in runs)
         cpu = statistics.median(c for _, c in runs)
-        goal = GOALS.get(name)
-        verdict = "" if goal is None else f"< {goal} s: {'met' if wall < goal else 'MISSED'}"
+        verdict = ""
+        if name in GOALS:
+            what, goal = GOALS[name]
+            met = wall < goal if what == "wall" else cpu <= goal
+            verdict = f"{what} {'<' if what == 'wall' else '<='} {goal} s: {'met' if met else 'MISSED'}"
         print(f"{name:40} {wall:8.3f} {cpu:8.3f} {wall / base_wall:10.1f}  {verdict}")
 
 

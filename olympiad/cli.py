@@ -5,19 +5,45 @@ imported; adding a module is one line in ``COMMAND_MODULES`` below. A command mo
 typer and the standard library at its top, and everything else inside its command functions,
 so that ``olympiad --help`` and every command start without importing the web framework,
 SQLAlchemy or Kafka (``tests/unit/test_cli_startup.py`` checks it; ``bench/bench_cli.py`` times it).
+A command module has no ``from __future__ import annotations``: typer reads the annotations of
+every command at every start, and as text each one was compiled and evaluated again (half of
+typer's building of the command group, docs/cli.md).
 """
 from __future__ import annotations
 
+import copy
 import importlib
+import sys
 from typing import Any
 
 import typer
+import typer.main
 from typer import _coercion, _param_types
 from typer.core import TyperArgument
 
+class Olympiad(typer.Typer):
+    """The ``olympiad`` app. Run with a command's or a group's name first (``olympiad replay ...``),
+    it builds that one alone: typer builds every command of a group (its parameters and their
+    types) before it parses anything, about 4% of ``olympiad replay``'s CPU time for 30 commands it
+    does not run (docs/cli.md). Anything else (``--help``, no name, an unknown name) gets the
+    whole group, as before."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        argv = kwargs.get("args", args[0] if args else sys.argv[1:])
+        name = argv[0] if argv else None
+        commands = [c for c in self.registered_commands
+                    if (c.name or typer.main.get_command_name(c.callback.__name__)) == name]
+        groups = [g for g in self.registered_groups if g.name == name]
+        if len(commands) + len(groups) != 1:
+            return super().__call__(*args, **kwargs)
+        one = copy.copy(self)
+        one.registered_commands, one.registered_groups = commands, groups
+        return typer.main.get_group(one)(*args, **kwargs)  # a group still: "olympiad replay" parses as before
+
+
 # Plain (click-style) help: flags read as flags (no "<bool>" after them), and it needs no rich.
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  pretty_exceptions_enable=False, help="Olympiad team Swiss: events, standings, pairings.")
+app = Olympiad(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+               pretty_exceptions_enable=False, help="Olympiad team Swiss: events, standings, pairings.")
 
 COMMAND_MODULES = (
     "olympiad.cmd_replay",

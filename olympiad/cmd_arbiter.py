@@ -5,8 +5,6 @@ Each builds one command of ``schemas.commands`` and submits it through ``olympia
 embedded store by default, the live pipeline with ``--kafka``. The rules are the deciders'
 (``processors.deciders``); these functions only parse arguments and print.
 """
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Any, Optional

@@ -2,8 +2,6 @@
 published; check the hash chain and the signed checkpoints, against the anchors kept outside the
 log (a pinned key, published checkpoints); the arbiter's actions. Exit status: 0 everything agrees
 with an anchor; 1 a divergence; 2 a source that cannot be read; 3 consistent but not anchored."""
-from __future__ import annotations
-
 from typing import Optional
 
 import typer

@@ -6,8 +6,6 @@ through the door of ``--db`` or ``--kafka`` as a ``ReportGame`` command, decided
 poll says what it did ("nothing new" when no game changed), one line on stderr per feed problem
 (the game, what is wrong, the field and the rule) and per source that failed.
 """
-from __future__ import annotations
-
 from typing import List, Optional
 
 import typer

@@ -9,8 +9,6 @@ the processors run as the principal ``processors`` and the worker as ``worker``,
 password files of ``KAFKA_CREDENTIALS``; without, every start-up warns that actors are not
 authenticated (``docs/security.md``).
 """
-from __future__ import annotations
-
 import functools
 import os
 import signal

@@ -1,6 +1,4 @@
 """``olympiad pair``, ``olympiad check`` and ``olympiad simulate``: the pairing engine on the command line."""
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Any, List, Optional

@@ -1,7 +1,5 @@
 """``olympiad prizes``: the board prizes of an event source (``projections.views.players.prizes_view``,
 the rows the API serves at ``/api/tournaments/{tid}/prizes``)."""
-from __future__ import annotations
-
 import json
 import sys
 

@@ -1,7 +1,5 @@
 """``olympiad serve``: the live web app (scoreboard, result entry, API, standings stream) on the
 embedded store, or with ``--kafka`` on the live pipeline of ``olympiad live`` (``docs/web.md``)."""
-from __future__ import annotations
-
 import os
 import socket
 from pathlib import Path

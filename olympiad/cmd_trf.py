@@ -3,8 +3,6 @@
 Parse, call, render: the records are written by ``projections.trf.export_trf`` and read by
 ``producers.importers.trf``.
 """
-from __future__ import annotations
-
 from pathlib import Path
 from typing import List, Optional
 

@@ -4,8 +4,6 @@ A door of the what-if (``projections.views.whatif.whatif_answer``, the function 
 the scoreboard page call too): it reads SOURCE, lays the ``--set`` results over it in memory and
 prints the answer. Nothing is written, to SOURCE or anywhere, and no command is sent.
 """
-from __future__ import annotations
-
 from typing import List, Optional
 
 import typer

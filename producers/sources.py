@@ -22,17 +22,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from processors.deciders import handle
 from processors.tournament import TournamentState
 from producers.shipped import SHIPPED_DIR, facts_path, shipped_logs, sidecar
 from projections.eventlog import chain_path, read_chained_log, read_log
 from schemas import limits
-from schemas.commands import Actor, ImportFacts
+from schemas.command_base import Actor
 from schemas.refusals import exception_text
+
+if TYPE_CHECKING:
+    from schemas.commands import ImportFacts
 
 __all__ = ["SHIPPED_DIR", "facts_path", "load_source", "shipped_logs", "sidecar"]  # where callers found them before producers.shipped
 
@@ -63,8 +65,8 @@ def read_source(source: str) -> Source:
     for data an importer cannot translate.
     """
     shipped = shipped_logs()
-    if source in shipped:
-        return Source(source, read_log(shipped[source]), True)
+    if source in shipped:  # shipped with the code, written by it: its events are not validated again
+        return Source(source, read_log(shipped[source], stored=True), True)
     if "://" in source:  # an event store's database (SQLAlchemy URL): its log
         from projections.store import EventStore
 
@@ -117,6 +119,8 @@ def as_log(source: Source) -> list[Any]:
     """``source``'s events as a decided log (``load_log``); raises as ``load_log``."""
     if source.decided:
         return source.events
+    from processors.deciders import handle  # here: a decided log (a replay) needs no decider, nor chess
+
     return list(handle(TournamentState(), import_command(source)).events)
 
 
@@ -125,6 +129,8 @@ def import_command(source: Source, actor: Actor = IMPORTER) -> ImportFacts:
     Raises ``ValueError`` for a source with no event."""
     if not source.events:
         raise ValueError(f"{source.name}: no event to import")
+    from schemas.commands import ImportFacts  # here: replaying a decided log builds no command model
+
     name = Path(source.name).name or source.name
     return ImportFacts(tournament_id=source.events[0].tournament_id, actor=actor, source=name[:limits.MAX_REASON],
                        facts=source.events)

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from schemas.canonical import canonical_json
 from schemas.chain import chain_next, chain_start
-from schemas.events import EventSchemaError, parse_event
+from schemas.events import EventSchemaError, parse_event, parse_stored_event
 
 
 _JSON_POSITION = re.compile(r"line \d+ column (\d+) \(char \d+\)")  # json's position within the one line
@@ -121,13 +121,20 @@ def read_chained_log(path: Path) -> list[Any]:
     return events
 
 
-def read_log(path: Path) -> list[Any]:
+def read_log(path: Path, stored: bool = False) -> list[Any]:
     """Parse every event of the log at ``path``, in order.
+
+    ``stored``: the log is one the product stored, whose events met their schemas when written
+    (a shipped log, ``producers.sources.read_source``): each line is read by
+    ``schemas.events.parse_stored_event``, the same events without validating their fields again;
+    a line it does not recognise is refused as in any log. Default: every field validated
+    (``parse_event``), as for any file a user hands in.
 
     Raises ``EventSchemaError`` whose message starts with ``line N:`` for the first bad line
     (field ``(line)`` with rule ``JSON syntax``, ``UTF-8 text`` or ``gzip file`` for a line or a
     file that cannot be read; the field and the event's rule for an event that does not fit).
     """
+    parse = parse_stored_event if stored else parse_event
     events = []
     n = 0
     opener = gzip.open if path.suffix == ".gz" else open
@@ -142,7 +149,7 @@ def read_log(path: Path) -> list[Any]:
                     raise EventSchemaError(f"line {n}: byte {exc.start + 1} is not UTF-8 ({exc.reason})",
                                            field="(line)", rule="UTF-8 text") from None
                 try:
-                    events.append(parse_event(line))
+                    events.append(parse(line))
                 except EventSchemaError as exc:
                     message = _JSON_POSITION.sub(r"column \1", exc.message)
                     raise EventSchemaError(f"line {n}: {message}", field=exc.field, rule=exc.rule) from None

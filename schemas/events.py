@@ -16,10 +16,12 @@ Colours: the home team of a table has White on boards 1 and 3 and Black on board
 from __future__ import annotations
 
 import re
-from datetime import date
-from typing import Annotated, Any, Callable, Literal
+from datetime import date, datetime
+from types import UnionType
+from typing import Annotated, Any, Callable, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import from_json
 
 from schemas import limits, refusals
 from schemas.event_base import EventBase as _Event
@@ -418,8 +420,146 @@ def parse_event(raw: dict[str, Any] | str | bytes) -> Any:
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise EventSchemaError(f"unknown event type {shown(kind)}", field="type", rule="known event types")
-    raw = upcast(raw)
+    return _validated(kind, upcast(raw))
+
+
+def _validated(kind: str, raw: dict[str, Any]) -> Any:
+    """The event ``raw`` (current version of type ``kind``) validated by its type's model; raises
+    ``EventSchemaError`` naming the event, the field and the rule."""
     try:  # the type's own model: the same validation as a union tagged by ``type``, one dispatch less
         return EVENT_TYPES[kind].model_validate(raw)
     except ValidationError as exc:
         raise validation_error(exc, kind, VERSIONS[kind], skip=0, what=event_named(raw, kind)) from None
+
+
+# --------------------------------------------------------------------------------- stored events
+def parse_stored_event(raw: str | bytes) -> Any:
+    """Parse one line of a log the product stored, whose events met their schemas when they were
+    written (the shipped logs: ``projections.eventlog.read_log(path, stored=True)``): the same
+    event ``parse_event`` gives, built from its upcast dict without validating each field again
+    (``stored_builder``). A type whose model has validators of its own (``TournamentCreated``: its
+    rule profile) is validated as by ``parse_event``.
+
+    What this path does not recognise (text that is not JSON, not an object, an unknown type or
+    version, a missing or unknown field, a timestamp that is not one) goes to ``parse_event``,
+    which refuses it as in any log: raises ``EventSchemaError`` naming the field and the rule.
+    """
+    try:
+        value = from_json(raw, allow_inf_nan=False)
+    except ValueError:
+        return parse_event(raw)
+    kind = value.get("type") if isinstance(value, dict) else None
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        return parse_event(raw)
+    value = upcast(value)
+    build = stored_builder(EVENT_TYPES[kind])
+    if build is not None:
+        try:
+            return build(value)
+        except ValueError:  # not as the product stores it: the validation names the field and the rule
+            pass
+    return _validated(kind, value)
+
+
+class NotStored(ValueError):
+    """A value that is not as the product stores a field of its model (``stored_builder``)."""
+
+
+def stored_builder(cls: type[BaseModel]) -> Callable[[Any], Any] | None:
+    """A builder of the model ``cls`` from a stored dict without validation (what
+    ``model_construct`` does, fields in the model's order, nested models and tuples built alike),
+    made once per model; None when a field is not one ``_field_reader`` reads, has a default
+    factory or an alias, or the model has validators of its own.
+
+    The builder raises ``NotStored`` for a value that is not a dict with the model's keys (a
+    required field missing, an unknown one), and ``ValueError`` for a timestamp that is not one.
+    """
+    if cls not in _BUILDERS:
+        _BUILDERS[cls] = _builder(cls)
+    return _BUILDERS[cls]
+
+
+_BUILDERS: dict[type, Callable[[Any], Any] | None] = {}
+_REQUIRED = object()
+"""Marks a field without a default in a builder's template."""
+
+
+def _builder(cls: type[BaseModel]) -> Callable[[Any], Any] | None:
+    decorators = cls.__pydantic_decorators__
+    if decorators.model_validators or decorators.field_validators or cls.__pydantic_post_init__ is not None:
+        return None
+    template: dict[str, Any] = {}  # the model's field order, which an update keeps
+    readers = []
+    for name, field in cls.model_fields.items():
+        readable, read = _field_reader(field.annotation)
+        if not readable or field.default_factory is not None or field.alias is not None:
+            return None
+        template[name] = _REQUIRED if field.is_required() else field.default
+        if read is not None:
+            readers.append((name, read))
+    names = frozenset(template)
+    required = frozenset(name for name, default in template.items() if default is _REQUIRED)
+    new, setattr_ = cls.__new__, object.__setattr__
+
+    def build(raw: Any) -> Any:
+        if type(raw) is not dict or not (required <= raw.keys() <= names):
+            raise NotStored(f"not a stored {cls.__name__}")
+        values = {**template, **raw}
+        for name, read in readers:
+            if values[name] is not None:
+                values[name] = read(values[name])
+        model = new(cls)
+        setattr_(model, "__dict__", values)
+        setattr_(model, "__pydantic_fields_set__", set(raw))
+        setattr_(model, "__pydantic_extra__", None)
+        setattr_(model, "__pydantic_private__", None)
+        return model
+
+    return build
+
+
+_PLAIN = (str, int, bool)
+
+
+def _field_reader(annotation: Any) -> tuple[bool, Callable[[Any], Any] | None]:
+    """``(readable, read)`` for a stored field of type ``annotation``, None allowed where the type
+    allows it: a JSON string, integer, boolean or literal is its stored value (``read`` None: the
+    validated value was stored); a ``limits.Timestamp`` is read as it reads ISO 8601 text
+    (``limits.iso_timestamp``); ``tuple[X, ...]`` is a tuple of X read alike; a model is built by
+    its ``stored_builder``. Anything else (a date, a dict, a union of types) is not readable."""
+    if get_origin(annotation) in (Union, UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) != 1:
+            return False, None
+        annotation = args[0]
+    if get_origin(annotation) is Annotated:
+        base, *meta = get_args(annotation)
+        if base is datetime and any(getattr(m, "func", None) is limits.iso_timestamp for m in meta):
+            return True, limits.iso_timestamp
+        annotation = base
+    if get_origin(annotation) is Literal:
+        return all(isinstance(v, _PLAIN) for v in get_args(annotation)), None
+    if annotation in _PLAIN:
+        return True, None
+    if get_origin(annotation) is tuple:
+        args = get_args(annotation)
+        if len(args) != 2 or args[1] is not Ellipsis:
+            return False, None
+        readable, read = _field_reader(args[0])
+        if not readable:
+            return False, None
+        return True, _tuple_of(read)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        build = stored_builder(annotation)
+        return build is not None, build
+    return False, None
+
+
+def _tuple_of(read: Callable[[Any], Any] | None) -> Callable[[Any], tuple[Any, ...]]:
+    """A reader of a stored JSON array as a tuple, each item read by ``read`` (None: as stored)."""
+    def tuple_of(value: Any) -> tuple[Any, ...]:
+        if type(value) is not list:
+            raise NotStored("not a stored array")
+        return tuple(value) if read is None else tuple([read(item) for item in value])
+
+    return tuple_of

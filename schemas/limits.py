@@ -151,7 +151,9 @@ Bool = Annotated[bool, Strict()]
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$")
 
 
-def _iso_timestamp(value: Any) -> Any:
+def iso_timestamp(value: Any) -> Any:
+    """``value`` (ISO 8601 text, or a ``datetime`` as it is) as a ``datetime``: the reading of every
+    ``Timestamp`` field. Raises ``ValueError`` with rule ``TIMESTAMP_RULE`` for any other value."""
     if isinstance(value, datetime):
         return value
     if not isinstance(value, str) or not _ISO.match(value):
@@ -162,7 +164,7 @@ def _iso_timestamp(value: Any) -> Any:
         raise ValueError(f"{value!r} is not a date-time: {exc} [rule: {TIMESTAMP_RULE}]") from None
 
 
-Timestamp = Annotated[datetime, BeforeValidator(_iso_timestamp)]
+Timestamp = Annotated[datetime, BeforeValidator(iso_timestamp)]
 """A date-time given as ISO 8601 text (a bare number such as ``2026`` is refused, not read as 1970)."""
 
 
