@@ -155,6 +155,7 @@ class Run:
     published: dict[tuple[str, int], list[tuple[int, float]]]
     clock: float
     cpu: list[tuple[float, dict[str, float]]]
+    rejoined: bool = False  # the worker hung in a rebalance and joined its group again (Worker._watch_group)
 
 
 def run_pipeline(bootstrap: str, sources: list[list[Any]], rate: float, db: str) -> Run:
@@ -200,10 +201,12 @@ def run_pipeline(bootstrap: str, sources: list[list[Any]], rate: float, db: str)
         if errors:
             raise errors[0]
         pipeline.check()
+        worker_log = pipeline.logdir / f"{prefix}projections.log"
+        rejoined = worker_log.exists() and "leaving the group and joining again" in worker_log.read_text(errors="replace")
     follower.close()
     logged, published = read_stamps(bootstrap, prefix)
     drop_topics(bootstrap, prefix)
-    return Run(follower, sent, logged, published, time.time() - time.perf_counter(), cpu)
+    return Run(follower, sent, logged, published, time.time() - time.perf_counter(), cpu, rejoined)
 
 
 def cpu_per_result(samples: list[tuple[float, dict[str, float]]], first: float, last: float,
@@ -306,6 +309,14 @@ def stages(run: Run, tid: str, ids: set[str]) -> dict[str, list[float]]:
     return out
 
 
+def warn_rejoined(run: Run) -> None:
+    """Say so when the run's projection worker hung in a rebalance (kafka-python, docs/scaling.md
+    "Known limits"): its figures then hold a 30 s stall and a core spent spinning."""
+    if run.rejoined:
+        print("  NOTE: the projection worker hung in a rebalance and joined its group again after "
+              "REJOIN_S (docs/scaling.md, known limits): this run's figures include that stall")
+
+
 def ms(values: list[float]) -> str:
     """``p50 12.3, p99 45.6 ms`` of ``values`` in seconds."""
     return f"p50 {percentile(values, .5) * 1000:.1f}, p99 {percentile(values, .99) * 1000:.1f} ms"
@@ -365,6 +376,7 @@ def main(argv: list[str] | None = None) -> None:
                 per_result, span = cpu_per_result(run.cpu, min(sent), last, len(sent))
                 print(f"  CPU per board result at {rate:g}/s, idle waits included ({span:.1f} s): {cpu_line(per_result)}",
                       flush=True)
+                warn_rejoined(run)
 
             if not args.skip_throughput:
                 db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'throughput.sqlite'}"
@@ -383,6 +395,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"throughput, one tournament, unthrottled, 11 rounds: {total / spent:,.0f} board results/s overall "
                       f"(per round: min {min(rates):,.0f}, median {statistics.median(rates):,.0f}, max {max(rates):,.0f})",
                       flush=True)
+                warn_rejoined(run)
 
                 copies = [copy_of(events, k) for k in range(1, args.tournaments + 1)]
                 db = os.environ.get("DATABASE_URL") or f"sqlite:///{Path(tmp) / 'sustained.sqlite'}"
@@ -397,6 +410,7 @@ def main(argv: list[str] | None = None) -> None:
                 busy = sum(per_result.values()) * len(results) / (last - first)
                 print(f"  CPU per board result in that run ({span:.1f} s of it): {cpu_line(per_result)} = {busy:.2f} of "
                       f"{os.cpu_count()} cores busy", flush=True)
+                warn_rejoined(run)
     print(f"end: {load_average()}")
 
 

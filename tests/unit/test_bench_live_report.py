@@ -57,3 +57,13 @@ def test_the_pacer_sends_no_burst_after_a_wait():
     # A sleep never returns early, so the schedule (restarted at the first send after the wait)
     # puts the fourth send at least 3 intervals after the first (before: all four at once, 0 ms).
     assert times[3] - times[0] >= 0.0145, [round(t - times[0], 4) for t in times]
+
+
+def test_a_run_whose_worker_rejoined_its_group_says_so(capsys):
+    from bench.bench_live import warn_rejoined
+
+    run = Run(_Follower({}, {}), {}, {}, {}, 0.0, [], rejoined=True)
+    warn_rejoined(run)
+    assert "hung in a rebalance" in capsys.readouterr().out
+    warn_rejoined(Run(_Follower({}, {}), {}, {}, {}, 0.0, []))
+    assert capsys.readouterr().out == ""
