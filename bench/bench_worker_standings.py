@@ -44,6 +44,8 @@ class Record(NamedTuple):
     partition: int
     offset: int
     value: bytes
+    key: bytes | None = None
+    headers: list[tuple[str, bytes]] | None = None
 
 
 def batches(events: list[Any], size: int) -> list[list[Any]]:

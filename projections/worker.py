@@ -57,6 +57,7 @@ DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'projections.sqlite'}"
 POSITION_HEADER = "log-position"
 COALESCE_S = 0.002  # after the first record of a batch, wait this long for more (under load batches grow by themselves)
 MAX_BATCH = 5000
+FETCH_WAIT_MS = 20  # longest the broker holds the worker's fetch when nothing new is there (see Worker.__init__)
 REJOIN_S = 30.0  # s in a rebalance before the worker joins its group again (Worker._watch_group)
 
 
@@ -121,9 +122,10 @@ class Worker:
         # In a group the state is built per assignment (Rebalance), not for every stored tournament.
         self.projector = Projector(make_engine(database_url(url)), f"{self.topic_prefix}olympiad-projections", load=group is None)
         self.log_topic = topics.name(topics.TOURNAMENT_LOG, self.topic_prefix)
-        # Positioned from the database (Kafka's committed offsets are not used). kafka-python
-        # hands over a fetch's records before it sends the next fetch, so a long fetch wait adds no
-        # latency; a short one costs CPU (10 ms: 17 % of a core while idle, measured; 100 ms: 3 %).
+        # Positioned from the database (Kafka's committed offsets are not used). The fetch wait
+        # (FETCH_WAIT_MS) trades idle CPU (10 ms: 17 % of a core while idle, measured; 100 ms: 3 %)
+        # for latency: at 100 results/s, 100 ms gave p50 148-225 ms end to end, 20 ms 86-126 ms
+        # in the same hour (bench/bench_live.py, docs/live.md).
         # A killed member's partitions go to the others after the session timeout (10 s, as the processors').
         self._bootstrap = bootstrap
         self._assignment: list[TopicPartition] | None = None  # given by the group, not yet taken (take_assignment)
@@ -142,7 +144,7 @@ class Worker:
         """The consumer of ``tournament-log``: every partition, positioned from the database; or
         (``group``) subscribed in the consumer group, positioned on each assignment (``Rebalance``)."""
         consumer = KafkaConsumer(bootstrap_servers=self._bootstrap, group_id=self.group, enable_auto_commit=False,
-                                 max_poll_records=MAX_BATCH, fetch_max_wait_ms=100, session_timeout_ms=10000,
+                                 max_poll_records=MAX_BATCH, fetch_max_wait_ms=FETCH_WAIT_MS, session_timeout_ms=10000,
                                  heartbeat_interval_ms=3000, **client_config())
         if self.group is None:
             partitions = [TopicPartition(self.log_topic, p) for p in range(topics.TOURNAMENT_LOG.partitions)]
