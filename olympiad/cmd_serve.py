@@ -2,6 +2,7 @@
 embedded store, or with ``--kafka`` on the live pipeline of ``olympiad live`` (``docs/web.md``)."""
 from __future__ import annotations
 
+import gc
 import os
 import socket
 from pathlib import Path
@@ -149,14 +150,33 @@ def addresses(base: str, chief_token: str | None) -> str:
             f"entry page   {base}/entry#token=<terminal token>\nAPI docs     {base}/docs")
 
 
+GC_THRESHOLDS = (20_000, 20, 100)  # vs (700, 10, 10): young collections 30x rarer, full ones 300x
+
+
 def run_server(web: Any, host: str, port: int, listener: socket.socket) -> None:
-    """Serve ``web`` with uvicorn on ``listener`` until Ctrl-C / SIGTERM (open streams are ended first)."""
+    """Serve ``web`` with uvicorn on ``listener`` until Ctrl-C / SIGTERM (open streams are ended first).
+    uvicorn picks uvloop and httptools (dependencies) where they install: the lighter loop and
+    parser for thousands of stream subscribers (``docs/web.md``, "Spectators at scale")."""
     import uvicorn
+
+    from olympiad.web.broadcast import raise_open_files_limit
+
+    raise_open_files_limit()  # one socket per stream subscriber
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:  # Ctrl-C / SIGTERM: end the streams, then stop
             web.state.close_streams()
             super().handle_exit(sig, frame)
+
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets=sockets)
+            # The tournament loaded and the app built live as long as the server: the cyclic garbage
+            # collector need not walk them again (gc.freeze), and collects less often: with 5,000
+            # stream subscribers its collections, set off by the allocations of each standings
+            # computation and fan-out, cost as much CPU as the fan-out (docs/web.md, "Spectators").
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(*GC_THRESHOLDS)
 
     Server(uvicorn.Config(web, host=host, port=port, log_level=os.environ.get("OLYMPIAD_LOG_LEVEL", "warning"),
                           timeout_graceful_shutdown=5)).run(sockets=[listener])

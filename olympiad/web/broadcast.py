@@ -1,17 +1,21 @@
 """Fan-out of standings updates to stream subscribers (server-sent events), in one event loop.
 
-Each update is encoded once as an SSE message (bytes) and handed to every subscriber's queue.
-An update is a full standings snapshot, so a subscriber too slow to keep up loses the older
-queued messages, never the newest one ("latest wins"). ``publish`` and ``subscribe`` must be
-called in the event loop's thread.
+Each update is encoded once as an SSE message (bytes) and the same bytes are handed to every
+subscriber. An update is a full standings snapshot, so each subscriber has a one-message mailbox
+("drop to latest"): a subscriber still writing an earlier message finds only the newest one when
+it is done, never a queue of stale ones (memory is one reference per subscriber whatever the
+rate), and it never misses the newest one. ``publish`` and ``subscribe`` must be called in the
+event loop's thread.
 """
 from __future__ import annotations
 
 import asyncio
 import json
+import resource
 from typing import Any
 
-QUEUE_SIZE = 8  # messages kept per subscriber before the oldest are dropped
+from starlette.responses import Response
+
 KEEPALIVE = b": keep-alive\n\n"  # an SSE comment: keeps idle connections open through proxies
 
 
@@ -21,42 +25,140 @@ def sse_message(event: str, data: Any, event_id: int | None = None) -> bytes:
     return (head + "data: " + json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n\n").encode("utf-8")
 
 
+class Subscription:
+    """One subscriber's mailbox: the newest message not yet taken, or nothing.
+
+    ``dropped`` counts the messages replaced by a newer one before the subscriber took them (a
+    keep-alive comment replaced by anything is not counted).
+    """
+
+    __slots__ = ("_message", "_waiter", "_closed", "dropped")
+
+    def __init__(self, first: bytes | None = None) -> None:
+        self._message = first
+        self._waiter: asyncio.Future[None] | None = None
+        self._closed = False
+        self.dropped = 0
+
+    def put(self, message: bytes) -> None:
+        """Leave ``message`` in the mailbox, replacing what the subscriber has not taken yet."""
+        if self._message is not None and self._message is not KEEPALIVE:
+            self.dropped += 1
+        self._message = message
+        self._wake()
+
+    def ping(self) -> None:
+        """Leave ``KEEPALIVE`` if the mailbox is empty (never replaces an update)."""
+        if self._message is None:
+            self._message = KEEPALIVE
+            self._wake()
+
+    def close(self) -> None:
+        """End the stream: ``get`` answers None from now on (what is in the mailbox is not sent)."""
+        self._closed = True
+        self._wake()
+
+    async def get(self) -> bytes | None:
+        """The newest message (waiting for one while the mailbox is empty); None once closed."""
+        while self._message is None and not self._closed:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        if self._closed:
+            return None
+        message, self._message = self._message, None
+        return message
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+
 class Broadcaster:
-    """The set of live subscribers and the latest message sent to them."""
+    """The set of live subscribers and the latest message published to them."""
 
     def __init__(self) -> None:
-        self._queues: set[asyncio.Queue[bytes | None]] = set()
+        self._subscriptions: set[Subscription] = set()
+        self.latest: bytes | None = None  # the last message published: a new subscriber's first
         self.published = 0  # messages published since start (tests read it)
 
     @property
     def subscribers(self) -> int:
-        return len(self._queues)
+        return len(self._subscriptions)
 
-    def subscribe(self) -> asyncio.Queue[bytes | None]:
-        queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
-        self._queues.add(queue)
-        return queue
+    def subscribe(self) -> Subscription:
+        """A new subscription whose first message is ``latest`` (if any has been published)."""
+        subscription = Subscription(self.latest)
+        self._subscriptions.add(subscription)
+        return subscription
 
-    def unsubscribe(self, queue: asyncio.Queue[bytes | None]) -> None:
-        self._queues.discard(queue)
+    def unsubscribe(self, subscription: Subscription) -> None:
+        self._subscriptions.discard(subscription)
 
     def publish(self, message: bytes) -> None:
-        """Queue ``message`` for every subscriber (dropping a slow subscriber's oldest message)."""
+        """Make ``message`` every subscriber's next (and the first of those who subscribe later).
+        Costs one reference per subscriber: the bytes are shared, never copied or encoded again."""
         self.published += 1
-        for queue in self._queues:
-            if queue.full():
-                queue.get_nowait()
-            queue.put_nowait(message)
+        self.latest = message
+        for subscription in self._subscriptions:
+            subscription.put(message)
 
     def ping(self) -> None:
         """Queue ``KEEPALIVE`` for every subscriber with nothing queued."""
-        for queue in self._queues:
-            if queue.empty():
-                queue.put_nowait(KEEPALIVE)
+        for subscription in self._subscriptions:
+            subscription.ping()
 
     def close(self) -> None:
-        """End every subscriber's stream (server shutdown): each queue gets ``None``."""
-        for queue in self._queues:
-            if queue.full():
-                queue.get_nowait()
-            queue.put_nowait(None)
+        """End every subscriber's stream (server shutdown)."""
+        for subscription in self._subscriptions:
+            subscription.close()
+
+
+class SubscriptionResponse(Response):
+    """An ASGI response that streams a new ``Subscription`` of ``hub`` to one HTTP connection (chunked
+    transfer, one chunk per message) until the client leaves or the hub closes. Lighter than a
+    streaming response over a generator: per message one mailbox wake-up and one ``send`` of the
+    shared bytes, which is what 5,000 subscribers cost per update. A watcher ends the subscription
+    when the client disconnects (a send to a gone client returns silently under uvicorn)."""
+
+    def __init__(self, hub: Broadcaster, headers: list[tuple[bytes, bytes]]) -> None:
+        self.hub = hub
+        self.stream_headers = headers
+        self.background = None  # the app may attach background tasks to a response; the stream runs none
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        subscription = self.hub.subscribe()
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            subscription.close()
+
+        watcher = asyncio.ensure_future(watch())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.stream_headers})
+            while (message := await subscription.get()) is not None:
+                await send({"type": "http.response.body", "body": message, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:  # the client went away mid-write
+            pass
+        finally:
+            watcher.cancel()
+            self.hub.unsubscribe(subscription)
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's soft limit of open file descriptors (``RLIMIT_NOFILE``) to its hard
+    limit: every stream subscriber holds one socket, and a default soft limit of 1,024 would refuse
+    the 1,000th spectator. Returns the soft limit now in force (unchanged where it cannot be raised)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        want = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):  # a platform that refuses: keep the limit there is
+            pass
+    return soft
