@@ -32,16 +32,21 @@ class Subscription:
     keep-alive comment replaced by anything is not counted).
     """
 
-    __slots__ = ("_message", "_waiter", "_closed", "dropped")
+    __slots__ = ("_message", "_last", "_waiter", "_closed", "dropped")
 
     def __init__(self, first: bytes | None = None) -> None:
         self._message = first
+        self._last = first  # the last message put: putting it again is a no-op
         self._waiter: asyncio.Future[None] | None = None
         self._closed = False
         self.dropped = 0
 
     def put(self, message: bytes) -> None:
-        """Leave ``message`` in the mailbox, replacing what the subscriber has not taken yet."""
+        """Leave ``message`` in the mailbox, replacing what the subscriber has not taken yet; the
+        message put last (taken or not) is not put again."""
+        if message is self._last:
+            return
+        self._last = message
         if self._message is not None and self._message is not KEEPALIVE:
             self.dropped += 1
         self._message = message
@@ -77,12 +82,23 @@ class Subscription:
 
 
 class Broadcaster:
-    """The set of live subscribers and the latest message published to them."""
+    """The set of live subscribers and the latest message published to them.
+
+    ``publish`` hands the message to the subscribers ``BATCH`` at a time, yielding to the event
+    loop between two batches: each subscriber woken costs a write of the whole standings (about
+    30 KB), and 5,000 of them in one turn of the loop would hold up everything else it serves (a
+    result entered, the thread that computes the next standings) for the whole fan-out. A message
+    published during a fan-out takes over: the subscribers not reached yet get the newer one, those
+    reached get it in one more pass, and none gets the same message twice.
+    """
+
+    BATCH = 250  # subscribers woken per turn of the event loop
 
     def __init__(self) -> None:
         self._subscriptions: set[Subscription] = set()
         self.latest: bytes | None = None  # the last message published: a new subscriber's first
         self.published = 0  # messages published since start (tests read it)
+        self._fan_out: asyncio.Task | None = None
 
     @property
     def subscribers(self) -> int:
@@ -99,11 +115,22 @@ class Broadcaster:
 
     def publish(self, message: bytes) -> None:
         """Make ``message`` every subscriber's next (and the first of those who subscribe later).
-        Costs one reference per subscriber: the bytes are shared, never copied or encoded again."""
+        Costs one reference per subscriber: the bytes are shared, never copied or encoded again.
+        The subscribers get it within the next turns of the loop (``BATCH`` per turn)."""
         self.published += 1
         self.latest = message
-        for subscription in self._subscriptions:
-            subscription.put(message)
+        if self._fan_out is None or self._fan_out.done():
+            self._fan_out = asyncio.get_running_loop().create_task(self._hand_out(), name="standings-fan-out")
+
+    async def _hand_out(self) -> None:
+        while True:
+            message = self.latest
+            for i, subscription in enumerate(list(self._subscriptions)):
+                subscription.put(self.latest)  # the newest, should one be published meanwhile
+                if i % self.BATCH == self.BATCH - 1:
+                    await asyncio.sleep(0)
+            if self.latest is message:
+                return
 
     def ping(self) -> None:
         """Queue ``KEEPALIVE`` for every subscriber with nothing queued."""
@@ -112,6 +139,8 @@ class Broadcaster:
 
     def close(self) -> None:
         """End every subscriber's stream (server shutdown)."""
+        if self._fan_out is not None:
+            self._fan_out.cancel()
         for subscription in self._subscriptions:
             subscription.close()
 

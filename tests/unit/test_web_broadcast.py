@@ -19,16 +19,65 @@ def run(coro):
     return asyncio.run(coro)
 
 
+async def settle(turns: int = 10) -> None:
+    """Let the event loop turn: the fan-out hands messages out in its own task."""
+    for _ in range(turns):
+        await asyncio.sleep(0)
+
+
 def test_a_subscriber_that_has_not_taken_its_messages_gets_only_the_newest():
     async def go():
         hub = Broadcaster()
         slow = hub.subscribe()
         for m in (U1, U2, U3):
             hub.publish(m)
+            await settle()
         got = await slow.get()
         return got, slow.dropped, hub.published
 
     assert run(go()) == (U3, 2, 3)
+
+
+def test_messages_published_before_the_fan_out_ran_reach_a_subscriber_once_as_the_newest():
+    async def go():
+        hub = Broadcaster()
+        s = hub.subscribe()
+        for m in (U1, U2, U3):
+            hub.publish(m)
+        await settle()
+        return await s.get(), s.dropped
+
+    assert run(go()) == (U3, 0)
+
+
+def test_the_fan_out_wakes_a_batch_per_turn_and_a_newer_message_takes_over_without_repeats(monkeypatch):
+    monkeypatch.setattr(Broadcaster, "BATCH", 2)
+
+    async def go():
+        hub = Broadcaster()
+        subs = [hub.subscribe() for _ in range(5)]
+        got: list[list[bytes]] = [[] for _ in subs]
+
+        async def read(i):
+            while (m := await subs[i].get()) is not None:
+                got[i].append(m)
+
+        readers = [asyncio.ensure_future(read(i)) for i in range(5)]
+        await settle()
+        hub.publish(U1)
+        await asyncio.sleep(0)  # the fan-out's first turn: two subscribers only
+        first_turn = sum(1 for s in subs if s._message is not None)
+        hub.publish(U2)  # published mid fan-out
+        await settle(30)
+        hub.close()
+        await asyncio.gather(*readers)
+        return first_turn, got
+
+    first_turn, got = run(go())
+    assert first_turn == 2
+    for seen in got:
+        assert seen[-1] is U2  # every subscriber ends on the newest
+        assert len(seen) == len(set(seen))  # none twice
 
 
 def test_every_subscriber_gets_the_same_bytes_object_encoded_once():
@@ -36,6 +85,7 @@ def test_every_subscriber_gets_the_same_bytes_object_encoded_once():
         hub = Broadcaster()
         a, b = hub.subscribe(), hub.subscribe()
         hub.publish(U1)
+        await settle()
         return await a.get(), await b.get()
 
     first, second = run(go())
@@ -47,12 +97,14 @@ def test_a_new_subscriber_starts_with_the_latest_update_then_waits_for_the_next(
         hub = Broadcaster()
         hub.publish(U1)
         hub.publish(U2)
+        await settle()
         late = hub.subscribe()
         first = await late.get()
         waiting = asyncio.ensure_future(late.get())
         await asyncio.sleep(0)
         pending = not waiting.done()
         hub.publish(U3)
+        await settle()
         return first, pending, await asyncio.wait_for(waiting, 1)
 
     assert run(go()) == (U2, True, U3)
@@ -63,10 +115,12 @@ def test_a_keep_alive_never_replaces_an_update_and_an_update_replaces_a_keep_ali
         hub = Broadcaster()
         s = hub.subscribe()
         hub.publish(U1)
+        await settle()
         hub.ping()  # an update is waiting: no keep-alive
         first = await s.get()
         hub.ping()
         hub.publish(U2)  # the keep-alive not yet sent is replaced: nothing of value dropped
+        await settle()
         return first, await s.get(), s.dropped
 
     assert run(go()) == (U1, U2, 0)
@@ -118,6 +172,7 @@ def test_a_slow_connection_is_written_the_newest_standings_not_the_ones_in_betwe
             await asyncio.sleep(0)
         for m in (U2, U3, U4):
             hub.publish(m)
+            await settle()
         release.set()
         for _ in range(20):
             await asyncio.sleep(0)
