@@ -125,6 +125,7 @@ def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chie
     for module in ROUTERS:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(standings_api.StreamFastPath, hub=hub, backend=backend)  # inside Guards: its headers too
     app.add_middleware(Guards)  # body size limit (413), security headers
+    stack = app.build_middleware_stack  # the stream's fast path stands outside every middleware, even Starlette's
+    app.build_middleware_stack = lambda: standings_api.StreamFastPath(stack(), hub=hub, backend=backend)
     return app

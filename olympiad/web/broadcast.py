@@ -32,7 +32,7 @@ class Subscription:
     keep-alive comment replaced by anything is not counted).
     """
 
-    __slots__ = ("_message", "_last", "_waiter", "_closed", "dropped")
+    __slots__ = ("_message", "_last", "_waiter", "_closed", "dropped", "transport")
 
     def __init__(self, first: bytes | None = None) -> None:
         self._message = first
@@ -40,6 +40,7 @@ class Subscription:
         self._waiter: asyncio.Future[None] | None = None
         self._closed = False
         self.dropped = 0
+        self.transport: asyncio.WriteTransport | None = None  # set once the response has started
 
     def put(self, message: bytes) -> None:
         """Leave ``message`` in the mailbox, replacing what the subscriber has not taken yet; the
@@ -51,6 +52,21 @@ class Subscription:
             self.dropped += 1
         self._message = message
         self._wake()
+
+    def offer(self, message: bytes, chunk: bytes) -> None:
+        """``put``, or, when the subscriber is idle (waiting, nothing in its mailbox) and its
+        connection has nothing left to write, ``chunk`` (``message`` framed as one HTTP chunk)
+        written to the connection at once: no task woken, no per-subscriber copy. A connection
+        still writing an earlier message goes through the mailbox (drop to latest)."""
+        if message is self._last:
+            return
+        transport = self.transport
+        if (transport is not None and self._message is None and self._waiter is not None
+                and not self._waiter.done() and not transport.is_closing() and not transport.get_write_buffer_size()):
+            self._last = message
+            transport.write(chunk)
+            return
+        self.put(message)
 
     def ping(self) -> None:
         """Leave ``KEEPALIVE`` if the mailbox is empty (never replaces an update)."""
@@ -79,6 +95,23 @@ class Subscription:
     def _wake(self) -> None:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
+
+
+def chunk(message: bytes) -> bytes:
+    """``message`` as one chunk of an HTTP/1.1 chunked body (size in hex, CRLF, data, CRLF)."""
+    return b"%x\r\n%b\r\n" % (len(message), message)
+
+
+def transport_of(send: Any) -> asyncio.WriteTransport | None:
+    """The connection under an ASGI ``send``, when it is uvicorn's own (its ``RequestResponseCycle``
+    keeps the transport, and the response is chunked); None under any other server, or when a
+    middleware wraps ``send`` (its ``StreamFastPath`` stands outside them all for this)."""
+    cycle = getattr(send, "__self__", None)
+    transport = getattr(cycle, "transport", None)
+    if not getattr(cycle, "chunked_encoding", False) or not all(
+            callable(getattr(transport, name, None)) for name in ("write", "is_closing", "get_write_buffer_size")):
+        return None  # (uvloop's transports are not registered as asyncio.WriteTransport: duck typing)
+    return transport
 
 
 class Broadcaster:
@@ -123,10 +156,14 @@ class Broadcaster:
             self._fan_out = asyncio.get_running_loop().create_task(self._hand_out(), name="standings-fan-out")
 
     async def _hand_out(self) -> None:
+        framed: tuple[bytes | None, bytes] = (None, b"")
         while True:
             message = self.latest
             for i, subscription in enumerate(list(self._subscriptions)):
-                subscription.put(self.latest)  # the newest, should one be published meanwhile
+                newest = self.latest  # the newest, should one be published meanwhile
+                if framed[0] is not newest:
+                    framed = (newest, chunk(newest))  # framed once per message, not per subscriber
+                subscription.offer(newest, framed[1])
                 if i % self.BATCH == self.BATCH - 1:
                     await asyncio.sleep(0)
             if self.latest is message:
@@ -168,6 +205,7 @@ class SubscriptionResponse(Response):
         watcher = asyncio.ensure_future(watch())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.stream_headers})
+            subscription.transport = transport_of(send)  # from now on the fan-out may write to it directly
             while (message := await subscription.get()) is not None:
                 await send({"type": "http.response.body", "body": message, "more_body": True})
             await send({"type": "http.response.body", "body": b"", "more_body": False})

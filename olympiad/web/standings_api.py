@@ -11,6 +11,7 @@ from fastapi.responses import Response, StreamingResponse
 from olympiad.web.backend import Backend
 from olympiad.web.broadcast import Broadcaster, SubscriptionResponse
 from olympiad.web.api_errors import READ_ERRORS, REFUSALS, ApiError
+from olympiad.web.guards import security_headers
 from olympiad.web.deps import WebDoor, door, served
 from olympiad.web.models import Comparison, Refusal, Scoreboard, Standings
 from projections.views.snapshot import Snapshot
@@ -99,11 +100,13 @@ async def stream(request: Request, tid: str = Depends(served)) -> SubscriptionRe
 
 
 class StreamFastPath:
-    """ASGI middleware: ``GET /api/tournaments/{tid}/stream`` of the tournament served goes straight
-    to a ``SubscriptionResponse``, past FastAPI's routing and dependency solving, whose per-request
-    objects would otherwise live as long as the stream (with 5,000 subscribers: millions of objects
-    for the garbage collector to walk at each full collection). What it answers is what the route
-    above answers; anything else (another tournament's stream: the route's 404) goes on to the app."""
+    """ASGI middleware outside all others (``app.create_app``): ``GET /api/tournaments/{tid}/stream``
+    of the tournament served goes straight to a ``SubscriptionResponse``, past FastAPI's routing and
+    dependency solving, whose per-request objects would otherwise live as long as the stream, and
+    past the middlewares' wrappers of ``send``, so that the fan-out can write to the connection
+    itself (``broadcast.transport_of``). It answers what the route above answers, with the
+    ``guards`` security headers; anything else (another tournament's stream: the route's 404) goes
+    on to the app."""
 
     def __init__(self, app: Any, hub: Broadcaster, backend: Backend) -> None:
         self.app, self.hub, self.backend = app, hub, backend
@@ -111,6 +114,6 @@ class StreamFastPath:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if (scope["type"] == "http" and scope["method"] == "GET" and (m := STREAM_PATH.fullmatch(scope["path"]))
                 and m[1] == self.backend.tournament_id):
-            await SubscriptionResponse(self.hub, STREAM_HEADERS)(scope, receive, send)
+            await SubscriptionResponse(self.hub, STREAM_HEADERS + security_headers(scope["path"]))(scope, receive, send)
         else:
             await self.app(scope, receive, send)

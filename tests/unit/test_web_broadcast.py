@@ -199,3 +199,39 @@ def test_the_bench_measures_a_skipped_update_at_the_newer_one_that_includes_it()
 def test_the_bench_counts_a_submission_no_update_carried_as_missing_everywhere():
     f = figures([[(1, 0.1)], [(1, 0.2)]], {1: ["a"]}, [(0.0, {"a"}), (0.5, {"z"})])
     assert (len(f.latencies), f.missing) == (2, 2)
+
+
+class FakeTransport:
+    """A connection whose writes are recorded; ``backlog`` bytes still to write make it busy."""
+
+    def __init__(self, backlog: int = 0) -> None:
+        self.written: list[bytes] = []
+        self.backlog = backlog
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+    def get_write_buffer_size(self) -> int:
+        return self.backlog
+
+
+def test_an_idle_subscriber_on_a_free_connection_is_written_the_framed_chunk_directly_and_once():
+    async def go():
+        hub = Broadcaster()
+        idle, busy = hub.subscribe(), hub.subscribe()
+        idle.transport, busy.transport = FakeTransport(), FakeTransport(backlog=30_000)
+        waiting = [asyncio.ensure_future(s.get()) for s in (idle, busy)]
+        await settle()
+        hub.publish(U1)
+        await settle()
+        hub.publish(U1)  # the same message again: nothing more
+        await settle()
+        return idle.transport.written, waiting[0].done(), await asyncio.wait_for(waiting[1], 1), busy.transport.written
+
+    direct, idle_woken, via_mailbox, busy_direct = run(go())
+    assert direct == [b"%x\r\n" % len(U1) + U1 + b"\r\n"]  # one HTTP chunk, framed once for all
+    assert not idle_woken  # no task woken for it
+    assert via_mailbox is U1 and busy_direct == []  # a connection still writing: the mailbox (drop to latest)
