@@ -185,9 +185,11 @@ class Broadcaster:
 class SubscriptionResponse(Response):
     """An ASGI response that streams a new ``Subscription`` of ``hub`` to one HTTP connection (chunked
     transfer, one chunk per message) until the client leaves or the hub closes. Lighter than a
-    streaming response over a generator: per message one mailbox wake-up and one ``send`` of the
-    shared bytes, which is what 5,000 subscribers cost per update. A watcher ends the subscription
-    when the client disconnects (a send to a gone client returns silently under uvicorn)."""
+    streaming response over a generator: once the headers are sent, the fan-out writes an update
+    to the connection itself while this task waits (``Subscription.offer``); the task sends what
+    the mailbox holds otherwise (the first message, keep-alives, an update to a connection still
+    writing), one ``send`` of the shared bytes each. A watcher ends the subscription when the
+    client disconnects (a send to a gone client returns silently under uvicorn)."""
 
     def __init__(self, hub: Broadcaster, headers: list[tuple[bytes, bytes]]) -> None:
         self.hub = hub
