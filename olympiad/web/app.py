@@ -59,14 +59,11 @@ def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chie
     every command's ``issued_at`` and every token issued (default ``olympiad.clock.now``);
     ``chief_key`` (``producers.signing.ChiefKey``) signs every round closed here (``app.state.chief_key``);
     ``new_event`` (``{"name", "profile"}``): what ``serve --new`` offers to create (``app.state.new_event``)."""
-    hub = Broadcaster()
-    latest: dict[str, bytes] = {}  # the last standings message, sent first to every new subscriber
+    hub = Broadcaster()  # hub.latest: the last standings message, sent first to every new subscriber
     running: dict[str, asyncio.AbstractEventLoop] = {}
 
     def publish(update: StandingsUpdate) -> None:
-        message = sse_message("standings", update.payload(), update.seq)
-        latest["message"] = message
-        hub.publish(message)
+        hub.publish(sse_message("standings", update.payload(), update.seq))  # encoded once for every subscriber
 
     def snapshot_message() -> bytes | None:
         with backend.read() as snap:
@@ -93,8 +90,8 @@ def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chie
         running["loop"] = asyncio.get_running_loop()
         await backend.start(publish)
         message = await run_in_threadpool(snapshot_message)
-        if message is not None:
-            latest.setdefault("message", message)
+        if message is not None and hub.latest is None:
+            hub.latest = message
         pinger = asyncio.create_task(keep_alive(), name="stream-keep-alive")
         yield
         pinger.cancel()
@@ -120,7 +117,7 @@ def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chie
     )
     app.state.door = WebDoor(backend, tokens, clock)
     app.state.hub = hub
-    app.state.latest = latest
+    app.state.scoreboard_body = standings_api.BodyCache()
     app.state.close_streams = close_streams
     app.state.chief_key = chief_key
     app.state.new_event = new_event
@@ -129,4 +126,6 @@ def create_app(backend: Backend, tokens: TokenStore, *, clock: Clock = now, chie
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guards)  # body size limit (413), security headers
+    stack = app.build_middleware_stack  # the stream's fast path stands outside every middleware, even Starlette's
+    app.build_middleware_stack = lambda: standings_api.StreamFastPath(stack(), hub=hub, backend=backend)
     return app

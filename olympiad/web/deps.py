@@ -73,23 +73,26 @@ class WebDoor:
         return outcome
 
 
-def door(request: Request) -> WebDoor:
+# The dependencies below only read attributes: ``async def`` runs them in the event loop, where a
+# plain ``def`` would cost each request a trip to the thread pool and back (three per request,
+# each waiting its turn behind a fan-out of the standings to thousands of stream subscribers).
+async def door(request: Request) -> WebDoor:
     """The app's ``WebDoor`` (a FastAPI dependency)."""
     return request.app.state.door
 
 
-def token(cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> str | None:
+async def token(cred: Optional[HTTPAuthorizationCredentials] = Depends(bearer_scheme)) -> str | None:
     """The request's bearer token, None without one (a FastAPI dependency)."""
     return cred.credentials if cred else None
 
 
-def served(tid: str, web: WebDoor = Depends(door)) -> str:
+async def served(tid: str, web: WebDoor = Depends(door)) -> str:
     """The path's tournament id ``tid`` once it is the tournament served; else 404 (a FastAPI dependency)."""
     web.check_tournament(tid)
     return tid
 
 
-def chief_key(request: Request) -> Any:
+async def chief_key(request: Request) -> Any:
     """The server's chief arbiter key (``producers.signing.ChiefKey``; ``app.state.chief_key``,
     None when rounds closed here are not signed)."""
     return getattr(request.app.state, "chief_key", None)

@@ -34,7 +34,8 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-def _headers(path: str) -> list[tuple[bytes, bytes]]:
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The security headers of every answer to ``path`` (module docstring)."""
     csp = DOCS_CSP if path.startswith(DOCS_PATHS) else CSP
     return [(b"content-security-policy", csp.encode()), (b"x-frame-options", b"DENY"),
             (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
@@ -44,7 +45,7 @@ async def _refuse(send: Send, path: str, size: str, limit: int) -> None:
     body = json.dumps({"detail": f"request body of {size} bytes; at most {limit}", "field": "(body)",
                        "rule": "request body size limit", "event_id": None}).encode()
     await send({"type": "http.response.start", "status": 413, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *_headers(path)]})
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *security_headers(path)]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -89,7 +90,7 @@ class Guards:
 
         async def send_with_headers(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", ()), *_headers(path)]}
+                message = {**message, "headers": [*message.get("headers", ()), *security_headers(path)]}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

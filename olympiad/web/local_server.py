@@ -35,8 +35,18 @@ def call(url: str, body: dict | None = None, token: str | None = None, timeout: 
 @contextmanager
 def serving(source: str, rounds: int, chief_token: str, start_timeout: float = 60, db: str = "sqlite://") -> Iterator[str]:
     """``olympiad serve --source SOURCE --rounds ROUNDS --db DB`` on a free port; yields its base URL
-    and stops it on exit. ``db`` defaults to a fresh in-memory store, never ``$DATABASE_URL``'s
-    (a shared database would keep one run's entered results for the next). Raises
+    and stops it on exit (``server_process``)."""
+    with server_process(source, rounds, chief_token, start_timeout, db) as (base, _pid):
+        yield base
+
+
+@contextmanager
+def server_process(source: str, rounds: int, chief_token: str, start_timeout: float = 60,
+                   db: str = "sqlite://") -> Iterator[tuple[str, int]]:
+    """``olympiad serve --source SOURCE --rounds ROUNDS --db DB`` on a free port; yields its base URL
+    and its process id (the web benchmark reads its CPU time) and stops it on exit. ``db`` defaults
+    to a fresh in-memory store, never ``$DATABASE_URL``'s (a shared database would keep one run's
+    entered results for the next). Raises
     ``RuntimeError`` with the server's output if it does not start."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -59,7 +69,7 @@ def serving(source: str, rounds: int, chief_token: str, start_timeout: float = 6
                     log.seek(0)
                     raise RuntimeError(f"olympiad serve did not start: {log.read()[-3000:]}") from None
                 time.sleep(0.1)
-        yield base
+        yield base, proc.pid
     finally:
         if proc.poll() is None:
             proc.terminate()
