@@ -9,8 +9,10 @@ import socket
 
 from bench.cluster_load import FORFEIT_S, GAME_S, LoadReport, bench_names, listener_pid, percentile, plan
 from deploy import topics
+from producers.publish import chunks
 from producers.simulator import draw_spec, simulate
 from projections.replay import replay
+from schemas.commands import Actor, ImportFacts
 from schemas.profile import get_profile
 
 
@@ -47,6 +49,24 @@ def test_the_names_are_made_by_the_bench_and_distinct_within_a_tournament():
     assert len(set(names)) == 12 and len(set(players)) == len(players) == 60
     assert not any(n.startswith("Team ") for n in names) and not any(" player " in n for n in players)
     assert events[0].name.endswith(" Open 5")
+
+
+def test_the_new_names_sort_as_the_simulators_so_its_pairings_stay_legal():
+    # Names break ties in the seeding (team strength, then name): seed 866 has such a tie, and
+    # with its teams renamed in another order the processors refused its round-1 pairing (R-B1).
+    from processors.deciders import handle
+    from processors.tournament import TournamentState
+
+    original = simulate(draw_spec(866, get_profile("olympiad-2022"), teams=(8, 16), rounds=(5, 9), tournament_id="n")).events
+    renamed = bench_names(original, 866)
+    old = [e.name for e in original if e.type == "TeamRegistered"]
+    new = [e.name for e in renamed if e.type == "TeamRegistered"]
+    assert sorted(range(len(old)), key=old.__getitem__) == sorted(range(len(new)), key=new.__getitem__)
+    state = TournamentState()
+    for i, chunk in enumerate(chunks(renamed)):  # as the processors judge them: nothing refused
+        handle(state, ImportFacts(tournament_id="n", actor=Actor(role="importer", id="load"), source="load", facts=tuple(chunk),
+                                  command_id=f"c{i}"))
+    assert state.round_complete(max(e.round for e in renamed if e.type == "RoundPaired"))
 
 
 def test_percentile_is_the_nearest_rank():
