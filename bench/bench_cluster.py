@@ -1,8 +1,17 @@
-"""Many tournaments on one cluster (issue 32): N processors and M projection workers, one rebalance.
+"""Many tournaments on one cluster (issue 32): N processors and M projection workers.
 
-``python -m bench.bench_cluster --tournaments 20 --processors 2 --workers 2 [--kill SECONDS]``
+``python -m bench.bench_cluster [--tournaments 1000] [--processors 3] [--workers 2] [--pace 800] [--kill SECONDS]``
+runs the load generator of ``bench.cluster_load``: 1,000 generated tournaments of 8-16 teams and
+5-9 rounds arriving and playing at random times, their terminals entering each result when its
+game ends (a clock ``--pace`` times faster than real time), through ``olympiad live``'s pipeline
+(``LivePipeline``) on ``OLYMPIAD_PARTITIONS`` partitions with PostgreSQL read models; it prints
+every tournament's digest against ``olympiad replay`` of its log, CPU per board result per kind
+of process, the latency per result (p50, p99, max), results/s, lost and doubled events and dead
+letters; ``--kill SECONDS``: one processor and one worker are SIGKILLed and restarted then.
 
-Simulates ``--tournaments`` tournaments (``producers.simulator.draw_spec``: 8-16 teams, 5 rounds,
+``python -m bench.bench_cluster --waves --tournaments 20 --processors 2 --workers 2 [--kill SECONDS]``
+is the short bench of the suite's ``tests/integration/test_cluster.py`` (``run_cluster``):
+simulates ``--tournaments`` tournaments (``producers.simulator.draw_spec``: 8-16 teams, 5 rounds,
 seeds 1..N) and imports them through a fresh ``olympiad.cmd_live.LivePipeline`` with
 ``--processors`` faust processors and ``--workers`` projection workers, in waves: every
 tournament's registration, then every tournament's round 1 (pairing and results, as ImportFacts),
@@ -237,21 +246,36 @@ def run_cluster(tournaments: int, processors: int, workers: int, *, bootstrap: s
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tournaments", type=int, default=20)
-    parser.add_argument("--processors", type=int, default=2)
+    parser.add_argument("--tournaments", type=int, default=None, help="default 1,000 (with --waves: 20)")
+    parser.add_argument("--processors", type=int, default=None, help="default 3 (with --waves: 2)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kill", type=float, default=None, metavar="SECONDS",
-                        help="SIGKILL and restart one processor and one worker after the second wave, at least this long after the first (default: a processor and a worker join after the second wave)")
-    parser.add_argument("--timeout", type=float, default=180.0)
+                        help="SIGKILL and restart one processor and one worker this many seconds after the first arrival "
+                             "(--waves: after the second wave, at least this long after the first; without, a processor and a worker join)")
+    parser.add_argument("--pace", type=float, default=800.0,
+                        help="how much faster than real time the tournaments' clock runs (default 800: a 5-hour round in 22.5 s)")
+    parser.add_argument("--arrive-over", type=float, default=None, metavar="HOURS",
+                        help="simulated hours over which the tournaments start (default: a quarter of an hour per tournament)")
+    parser.add_argument("--waves", action="store_true",
+                        help="the short bench instead: 5-round tournaments imported in waves, one rebalance (bench_cluster.run_cluster)")
+    parser.add_argument("--timeout", type=float, default=None, help="s without progress before giving up (default 300; --waves: 180)")
     args = parser.parse_args(argv)
     bootstrap, url = os.environ.get("KAFKA_BOOTSTRAP_SERVERS"), os.environ.get("DATABASE_URL")
     if not bootstrap or not url:
         print("bench_cluster: set KAFKA_BOOTSTRAP_SERVERS and DATABASE_URL (PostgreSQL)", file=sys.stderr)
         return 2
-    report = run_cluster(args.tournaments, args.processors, args.workers, bootstrap=bootstrap, database_url=url,
-                         kill_after=args.kill, kill=args.kill is not None, timeout=args.timeout)
-    print("\n".join(report.lines()))
-    return 0 if not (report.lost or report.doubled or report.different or report.refused) else 1
+    if args.waves:
+        report = run_cluster(args.tournaments or 20, args.processors or 2, args.workers, bootstrap=bootstrap, database_url=url,
+                             kill_after=args.kill, kill=args.kill is not None, timeout=args.timeout or 180.0)
+        print("\n".join(report.lines()))
+        return 0 if not (report.lost or report.doubled or report.different or report.refused) else 1
+    from bench.cluster_load import run_load
+
+    load = run_load(args.tournaments or 1000, args.processors or 3, args.workers, bootstrap=bootstrap, database_url=url,
+                    pace=args.pace, arrive_over_h=args.arrive_over, kill_at=args.kill, timeout=args.timeout or 300.0)
+    print("command: python -m bench.bench_cluster " + " ".join(sys.argv[1:] if argv is None else argv))
+    print("\n".join(load.lines()))
+    return 0 if load.ok else 1
 
 
 if __name__ == "__main__":

@@ -294,15 +294,25 @@ async def resume_stalled_partitions() -> None:
     partition was SIGKILLed, its successor judged offsets 0-2 and 149-206 of 207 and waited
     forever). The committed offset stays before the first dropped record, so seeking back to it
     judges them again; events judged twice are harmless (``Judge``: a duplicate changes nothing).
+    Before that, and busy or not: each partition whose next offset to judge has not moved for
+    ``STALL_S`` while later records were written (``OffsetGate.stuck``) is sought back to it.
     """
     consumer = app.consumer
     loop = asyncio.get_running_loop()
-    if app.rebalancing or not app.tables.recovery.completed.is_set() or loop.time() - LIVENESS.last < STALL_S:
-        return
-    if LIVENESS.channel is not None and not LIVENESS.channel.empty():
+    if app.rebalancing or not app.tables.recovery.completed.is_set():
         return
     names = set(inputs.topics)
     tps = [tp for tp in consumer.assignment() if tp.topic in names]
+    # A partition stuck behind a record dropped again after the gate's seek, while the judge is
+    # busy with the others (it is never idle for STALL_S under load): seek it back on its own.
+    for tp, offset in GATE.stuck({tp: consumer.highwater(tp) for tp in tps}, STALL_S):
+        log.warning("%s[%s]: offset %s not judged for %.0f s while later records wait: seeking back to it",
+                    tp.topic, tp.partition, offset, STALL_S)
+        await consumer.seek(tp, offset)
+    if loop.time() - LIVENESS.last < STALL_S:
+        return
+    if LIVENESS.channel is not None and not LIVENESS.channel.empty():
+        return
     stalled = stalled_partitions({tp: consumer._committed_offset.get(tp) for tp in tps},
                                  {tp: consumer.highwater(tp) for tp in tps})
     if stalled:

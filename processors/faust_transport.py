@@ -38,7 +38,7 @@ below); everything else is faust's own aiokafka driver.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import aiokafka
 from faust.transport import drivers
@@ -85,8 +85,38 @@ class ConsumerThread(driver.AIOKafkaConsumerThread):
         return committed
 
 
+class ReadOffsets(dict):
+    """faust's read offsets (per partition, the last offset its consumer loop handed to the agents;
+    a record at or past it is handed on, one before it dropped), with none for the partitions the
+    gate judges (``gated(tp)``): every record of theirs is handed on, and the gate skips what was
+    judged already (``Admission.SEEN``).
+
+    Why: the gate's seek back to a dropped record (``processors.app._judge_batch``) sets faust's
+    read offset to it, but records of the same partition fetched before the seek are still being
+    handed on, and move the read offset past it again; its refetched copy was then dropped, and
+    only the 5 s stall check got it judged (``OffsetGate.stuck``)."""
+
+    def __init__(self, gated: Callable[[Any], bool]):
+        super().__init__()
+        self._gated = gated
+
+    def __missing__(self, tp: Any) -> None:
+        return None  # faust's own is a defaultdict(lambda: None)
+
+    def __getitem__(self, tp: Any) -> int | None:
+        return None if self._gated(tp) else super().__getitem__(tp)
+
+
 class Consumer(driver.Consumer):
-    """faust's aiokafka consumer, running ``ConsumerThread``."""
+    """faust's aiokafka consumer, running ``ConsumerThread``; no read offsets for the gate's partitions."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._read_offset = ReadOffsets(self._gated)
+
+    def _gated(self, tp: Any) -> bool:
+        gate = getattr(self.app, "offset_gate", None)
+        return gate is not None and gate.next(tp) is not None
 
     def _new_consumer_thread(self) -> ConsumerThread:
         return ConsumerThread(self, loop=self.loop, beacon=self.beacon)

@@ -19,14 +19,21 @@ commits only ``committable`` offsets (``processors.faust_transport``), so a comm
 record that was not judged. The starts come from the committed offsets each time the consumer
 seeks to them (every assignment, and ``processors.app.resume_stalled_partitions``).
 
-Pure (no faust, no Kafka); thread-safe, since the consumer's thread sets the starts while the
-agent admits records on the event loop.
+``stuck`` names the partitions whose next offset has not moved for a while although later records
+were written: a seek back whose records faust dropped again leaves a partition so, every record
+after it skipped as ``WAIT`` (seen with 3 processors, one SIGKILLed: a partition stuck for 90 s
+while the member judged its other partitions; ``processors.app.resume_stalled_partitions``
+seeks it back again).
+
+Pure (no faust, no Kafka; the clock is given); thread-safe, since the consumer's thread sets the
+starts while the agent admits records on the event loop.
 """
 from __future__ import annotations
 
 import threading
+import time
 from enum import Enum
-from typing import Hashable, Iterable, Mapping
+from typing import Callable, Hashable, Iterable, Mapping
 
 Partition = Hashable  # (topic, partition); faust's TP and aiokafka's TopicPartition are such tuples
 
@@ -44,11 +51,13 @@ class Admission(Enum):
 class OffsetGate:
     """Per partition the next offset to judge (``next``) and the next offset to commit (``committable``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
+        self._clock = clock
         self._next: dict[Partition, int] = {}
         self._done: dict[Partition, int] = {}
         self._seeking: set[Partition] = set()
+        self._moved: dict[Partition, float] = {}  # when ``next`` was last set or moved (clock s)
 
     def start(self, starts: Mapping[Partition, int]) -> None:
         """The consumer was positioned at ``starts`` (partition -> offset, the committed offset or
@@ -58,6 +67,7 @@ class OffsetGate:
                 key = tuple(tp)
                 self._next[key] = self._done[key] = int(offset)
                 self._seeking.discard(key)
+                self._moved[key] = self._clock()
 
     def forget(self, partitions: Iterable[Partition]) -> None:
         """``partitions`` were revoked: their records are skipped until a ``start`` names them again."""
@@ -67,6 +77,7 @@ class OffsetGate:
                 self._next.pop(key, None)
                 self._done.pop(key, None)
                 self._seeking.discard(key)
+                self._moved.pop(key, None)
 
     def admit(self, tp: Partition, offset: int) -> Admission:
         """Whether to judge the record at ``offset`` of ``tp``; a judged record moves ``next`` past it."""
@@ -78,6 +89,7 @@ class OffsetGate:
             if offset == expected:
                 self._next[key] = offset + 1
                 self._seeking.discard(key)
+                self._moved[key] = self._clock()
                 return Admission.JUDGE
             if offset < expected:
                 return Admission.SEEN
@@ -90,6 +102,25 @@ class OffsetGate:
         """The next offset of ``tp`` to judge (None: no start)."""
         with self._lock:
             return self._next.get(tuple(tp))
+
+    def stuck(self, highwaters: Mapping[Partition, int | None], after: float) -> list[tuple[Partition, int]]:
+        """``(partition, next)`` for each partition of ``highwaters`` (partition -> the next offset
+        to be written, None: not fetched yet) that has records at or past its next offset to judge
+        and whose next offset has not moved for ``after`` seconds; each such partition's clock
+        restarts, so it is named again only after another ``after`` seconds without progress, and
+        the records past it are skipped (``WAIT``) until the caller's seek back delivers it."""
+        now = self._clock()
+        out = []
+        with self._lock:
+            for tp, high in highwaters.items():
+                key = tuple(tp)
+                expected = self._next.get(key)
+                if expected is None or high is None or high <= expected or now - self._moved[key] < after:
+                    continue
+                self._moved[key] = now
+                self._seeking.add(key)
+                out.append((tp, expected))
+        return out
 
     def settle(self, partitions: Iterable[Partition]) -> None:
         """The outputs of every record admitted so far on ``partitions`` are with the producer:

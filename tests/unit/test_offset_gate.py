@@ -83,3 +83,63 @@ def test_the_partition_count_is_a_setting_of_twelve_by_default(monkeypatch) -> N
         monkeypatch.setenv("OLYMPIAD_PARTITIONS", bad)
         with pytest.raises(ValueError, match="OLYMPIAD_PARTITIONS"):
             topics.partitions()
+
+
+class Clock:
+    """A clock the test moves (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_partition_whose_next_offset_does_not_move_while_later_records_wait_is_stuck_once_per_interval() -> None:
+    clock = Clock()
+    gate = OffsetGate(clock)
+    other = ("board-results", 4)
+    gate.start({TP: 50, other: 7})
+    assert gate.admit(TP, 60) is Admission.SEEK  # 50..59 dropped; the seek back drops 50 again
+    clock.now = 4.0
+    assert gate.admit(other, 7) is Admission.JUDGE  # the member is busy with its other partitions
+    assert gate.stuck({TP: 61, other: 9}, after=5.0) == []
+    clock.now = 5.5
+    assert gate.stuck({TP: 61, other: 9, ("board-results", 5): 3}, after=5.0) == [(TP, 50)]
+    # asked once: the records past it wait for the seek back, and it is named again only 5 s later
+    assert gate.admit(TP, 61) is Admission.WAIT
+    clock.now = 9.0
+    assert gate.stuck({TP: 61}, after=5.0) == []
+    clock.now = 11.0
+    assert gate.stuck({TP: 61, other: 9}, after=5.0) == [(TP, 50), (other, 8)]
+    assert gate.admit(TP, 50) is Admission.JUDGE and gate.next(TP) == 51
+
+
+def test_a_partition_with_nothing_past_its_next_offset_or_not_fetched_is_not_stuck() -> None:
+    clock = Clock()
+    gate = OffsetGate(clock)
+    gate.start({TP: 10})
+    clock.now = 100.0
+    assert gate.stuck({TP: 10}, after=5.0) == []  # nothing written past it: idle, not stuck
+    assert gate.stuck({TP: None}, after=5.0) == []  # not fetched yet
+    gate.forget([TP])
+    assert gate.stuck({TP: 20}, after=5.0) == []  # revoked: not this member's
+
+
+def test_faust_hands_on_every_record_of_a_gated_partition_and_keeps_its_read_offsets_for_the_others() -> None:
+    from processors.faust_transport import ReadOffsets
+
+    gate = OffsetGate()
+    gate.start({TP: 410})
+    changelog = ("judged-changelog", 3)
+    offsets = ReadOffsets(lambda tp: gate.next(tp) is not None)
+    # records fetched before the gate's seek back to 410 moved faust's read offset past it ...
+    offsets[TP] = 415
+    offsets[changelog] = 7
+    # ... and faust would drop the refetched 410 (410 < 415): none for the gate's partition
+    assert offsets[TP] is None and offsets[changelog] == 7
+    assert offsets[("judged-changelog", 4)] is None  # nothing read yet, as faust's defaultdict
+    gate.forget([TP])
+    assert offsets[TP] == 415
+    offsets.update({TP: 3})
+    assert offsets.pop(TP) == 3
