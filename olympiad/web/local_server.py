@@ -23,6 +23,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(n: int) -> list[int]:
+    """``n`` distinct TCP ports on 127.0.0.1 that were free a moment ago (all held at once while
+    picked: ``free_port`` called n times may give one port twice)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
 def call(url: str, body: dict | None = None, token: str | None = None, timeout: float = 30) -> dict:
     """GET (``body`` None) or POST JSON to ``url`` with an optional bearer token; returns the JSON
     answer. Raises ``urllib.error.URLError``/``OSError`` when the server does not answer."""
@@ -62,8 +75,7 @@ def server_processes(specs: list[tuple[str | None, int | None, str]], chief_toke
     not start within ``start_timeout`` seconds of the last start."""
     running: list[tuple[subprocess.Popen, Any, str]] = []
     try:
-        for source, rounds, db in specs:
-            port = free_port()
+        for (source, rounds, db), port in zip(specs, free_ports(len(specs))):
             log = tempfile.TemporaryFile(mode="w+")  # a file, not a pipe: a full pipe would block the server
             loaded = [] if source is None else ["--source", source] + ([] if rounds is None else ["--rounds", str(rounds)])
             proc = subprocess.Popen(
@@ -76,7 +88,9 @@ def server_processes(specs: list[tuple[str | None, int | None, str]], chief_toke
             while True:
                 try:
                     call(f"{base}/api/tournaments")
-                    break
+                    if proc.poll() is None:  # ours answered, not another process on that port
+                        break
+                    raise OSError("exited")
                 except OSError:
                     if proc.poll() is not None or time.monotonic() > deadline:
                         log.seek(0)
