@@ -188,17 +188,27 @@ def test_a_slow_connection_is_written_the_newest_standings_not_the_ones_in_betwe
 
 def test_the_bench_measures_a_skipped_update_at_the_newer_one_that_includes_it():
     # Subscriber 0 got updates 1, 2, 3; subscriber 1 skipped 2 (drop to latest) and got 3 at 0.5 s.
-    records = [[(1, 0.1), (2, 0.3), (3, 0.45)], [(1, 0.12), (3, 0.5)]]
-    caused = {1: ["a"], 2: ["b"], 3: ["c"]}
-    submitted = [(0.0, {"a"}), (0.2, {"b"}), (0.4, {"c"})]
+    records = [("A", [(1, 0.1), (2, 0.3), (3, 0.45)]), ("A", [(1, 0.12), (3, 0.5)])]
+    caused = {"A": {1: ["a"], 2: ["b"], 3: ["c"]}}
+    submitted = [(0.0, {"a"}, "A"), (0.2, {"b"}, "A"), (0.4, {"c"}, "A")]
     f = figures(records, caused, submitted)
     assert [round(x) for x in f.latencies] == [100, 100, 50, 120, 300, 100]
     assert (f.missing, f.got_last, f.got_every) == (0, 2, 1)
 
 
 def test_the_bench_counts_a_submission_no_update_carried_as_missing_everywhere():
-    f = figures([[(1, 0.1)], [(1, 0.2)]], {1: ["a"]}, [(0.0, {"a"}), (0.5, {"z"})])
+    f = figures([("A", [(1, 0.1)]), ("A", [(1, 0.2)])], {"A": {1: ["a"]}}, [(0.0, {"a"}, "A"), (0.5, {"z"}, "A")])
     assert (len(f.latencies), f.missing) == (2, 2)
+
+
+def test_the_bench_measures_a_submission_at_its_own_tournaments_subscribers_only():
+    # Tournaments A and B each number their updates from 1 (one server each): A's seq 1 is not B's.
+    records = [("A", [(1, 0.1), (2, 0.6)]), ("B", [(1, 0.35)]), ("B", [(1, 0.3)])]
+    caused = {"A": {1: ["a1"], 2: ["a2"]}, "B": {1: ["b1"]}}
+    submitted = [(0.0, {"a1"}, "A"), (0.25, {"b1"}, "B"), (0.5, {"a2"}, "A")]
+    f = figures(records, caused, submitted)
+    assert [round(x) for x in f.latencies] == [100, 100, 100, 50]  # A: 2 submissions x 1; B: 1 x 2
+    assert (f.missing, f.got_last, f.got_every) == (0, 3, 3)
 
 
 class FakeTransport:
