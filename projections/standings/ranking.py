@@ -8,6 +8,7 @@ pairing number only orders them inside it (R-T5, A11).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -44,6 +45,18 @@ class TeamLine:
     def order(self) -> tuple[Decimal, ...]:
         """The tie-break values negated, in the profile's order: the line's part of the sort key."""
         return tuple(-v for v in self.tiebreaks.values())
+
+    @cached_property
+    def summary_parts(self) -> dict[str, Any]:
+        """``json_parts`` without the per-opponent ``breakdown``: what a ``StandingsUpdated`` row
+        carries (``projections.projector.standings_payload``), built once per line."""
+        return {k: v for k, v in self.json_parts.items() if k != "breakdown"}
+
+    @cached_property
+    def tiebreaks_text(self) -> str:
+        """The ``tiebreaks`` column of the ``standings`` read model (``projections.store.standings_rows``):
+        the tie-break values as decimal strings, JSON with sorted keys, built once per line."""
+        return json.dumps(self.json_parts["tiebreaks"], sort_keys=True)
 
     @cached_property
     def json_parts(self) -> dict[str, Any]:
@@ -104,12 +117,13 @@ class StandingRow:
     def record(self) -> tuple[int, int, int]:
         return self.line.record
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain, JSON-ready form (points as decimal strings) with the per-opponent breakdown.
+    def as_dict(self, breakdown: bool = True) -> dict[str, Any]:
+        """Plain, JSON-ready form (points as decimal strings) with the per-opponent breakdown
+        (without it when ``breakdown`` is False: a ``StandingsUpdated`` row).
 
         Its ``tiebreaks``, ``record`` and ``breakdown`` are the line's (``TeamLine.json_parts``),
         shared with every other document of the line: read-only."""
-        parts = self.line.json_parts
+        parts = self.line.json_parts if breakdown else self.line.summary_parts
         if self.group_values:
             parts = {**parts, "tiebreaks": {**parts["tiebreaks"], **{k: value_text(v) for k, v in self.group_values.items()}}}
         return {
