@@ -22,6 +22,7 @@ from projections.standings.catalogue import RANKED_ON_THE_GROUP, C07Context, hig
 from projections.standings.cut import cut_index
 from projections.standings.elements import Element, match_points_total, team_elements
 from projections.standings.sonneborn_berger import olympiad_sonneborn_berger
+from schemas.canonical import canonical_json
 from schemas.points import ZERO, fmt_points
 from schemas.profile import RuleProfile
 from schemas.tiebreak_codes import OLYMPIAD_NAMES, parse_tiebreak
@@ -40,6 +41,9 @@ class TeamLine:
     elements: tuple[Element, ...] = field(repr=False)
     cut: int | None
     record: tuple[int, int, int]
+    # The canonical JSON of this line's document row per (rank, pairing number, team, name,
+    # federation, MP): ``StandingRow.canonical``, the row's text reused by every document it is in.
+    _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
     def order(self) -> tuple[Decimal, ...]:
@@ -135,6 +139,22 @@ class StandingRow:
             "mp": self.mp,
             **parts,
         }
+
+
+    def canonical(self) -> str:
+        """``canonical_json(self.as_dict())``, held by the line for the row's other fields (a row whose
+        rank and MP did not change since the last standings reuses the text; type A values, computed
+        per tied group, are encoded each time)."""
+        if self.group_values:
+            return canonical_json(self.as_dict())
+        key = (self.rank, self.pairing_number, self.team_id, self.name, self.federation, self.mp)
+        texts = self.line._texts
+        text = texts.get(key)
+        if text is None:
+            if len(texts) >= 16:  # a line lives for one round of one team: a few ranks at most
+                texts.clear()
+            text = texts[key] = canonical_json(self.as_dict())
+        return text
 
 
 def tiebreak_value(name: str, elements: list[Element], gp: Decimal, cut1: int | None) -> Decimal:
@@ -287,3 +307,13 @@ def standings_document(rows: list[StandingRow], *, tournament_id: str, round: in
         "complete": complete,
         "rows": [r.as_dict() for r in rows],
     }
+
+
+def standings_canonical(rows: list[StandingRow], *, tournament_id: str, round: int, profile: str, complete: bool) -> str:
+    """``canonical_json(standings_document(rows, ...))`` assembled from each row's held text
+    (``StandingRow.canonical``): the same bytes (a canonical list is its items' texts joined by
+    commas, an object its sorted keys'), without encoding the 206 rows of an Open again after each
+    result; tests/unit/test_standings_payload.py compares both."""
+    return (f'{{"complete":{"true" if complete else "false"},"profile":{canonical_json(profile)},'
+            f'"round":{canonical_json(round)},"rows":[{",".join([r.canonical() for r in rows])}],'
+            f'"tournament_id":{canonical_json(tournament_id)}}}')

@@ -1,7 +1,7 @@
 """What the projection worker writes and publishes per standings update, built from each line's
-texts (``TeamLine.summary_parts``, ``TeamLine.tiebreaks_text``) instead of per update: byte for
-byte what the plain path gives (``canonical_json(standings_event(snap))``, the ``standings`` rows
-with every text formatted again), on the real Samarkand 2026 Open after results all through the
+texts (``TeamLine.summary_parts``, ``TeamLine.tiebreaks_text``, ``StandingRow.canonical``) instead
+of per update: byte for byte what the plain path gives (``canonical_json`` of the standings
+document and of ``standings_event(snap)``, the ``standings`` rows with every text formatted again), on the real Samarkand 2026 Open after results all through the
 tournament (memos warm, as in the worker), and on a C.07 profile whose type A tie-breaks are
 valued per tied group.
 """
@@ -32,6 +32,7 @@ def check(state: TournamentState) -> int:
     """Compare both outputs for the last paired round of ``state``; the number of rows compared."""
     st = standings_after(state, max(state.rounds))
     snap = Snapshot(state.tournament_id, st, "0:1")
+    assert st.canonical == canonical_json(st.document)  # the document from its rows' held texts
     assert standings_payload(snap) == canonical_json(standings_event(snap))
     assert standings_rows(state.tournament_id, st) == plain_rows(state.tournament_id, st)
     return len(st.rows)
