@@ -17,6 +17,7 @@ from projections.replay import RoundStandings, standings_after
 from projections.standings.catalogue import value_text
 from projections.store import standings_rows
 from schemas.canonical import canonical_json
+from schemas.events import BoardResultCorrected
 from schemas.points import fmt_points
 from tests.unit.test_c07_tiebreaks import PROFILE, events as c07_events
 
@@ -60,3 +61,45 @@ def test_c07_group_values_payload_and_rows_equal_the_plain_ones():
     st = standings_after(state, 4)
     assert any(row.group_values for row in st.rows)  # the type A values are the group's, not the line's
     assert check(state) == 5
+
+
+def test_projector_updating_only_changed_rows_leaves_the_read_model_a_fresh_write_gives():
+    """``Projector.apply_batch`` one result at a time (the rows and documents it wrote before are
+    updated, the changed ones only; positions and matches updated in place) through round 2 of
+    the Samarkand Open, then a correction of round 1 (its standings fixed: round 2's change): the tables hold what a new projector writes from nothing."""
+    import sqlalchemy as sa
+
+    from bench.bench_worker_standings import Record, batches
+    from projections.projector import Projector, offsets_table
+    from projections.store import matches_table, standings_documents, standings_table
+    from projections.worker import make_engine
+
+    events = load_source("samarkand-2026-open")
+    end = next(i for i, e in enumerate(events) if e.type == "RoundPaired" and e.round == 3)
+    log = events[:end]
+    state = TournamentState()
+    for event in log:
+        state.evolve(event)
+    supersedes, code = state.results[(1, 1, 1)][0], state.results[(1, 1, 1)][1]
+    log.append(BoardResultCorrected(event_id=f"{state.tournament_id}/r1/t1/b1/correction/1", tournament_id=state.tournament_id,
+                                    supersedes=supersedes, round=1, table=1, board=1,
+                                    result="0-1" if code != "0-1" else "1-0", reason="test"))
+    engine = make_engine("sqlite://")
+    projector = Projector(engine, "test")
+    offset = 0
+    for batch in batches(log, 1):
+        records = []
+        for event in batch:
+            records.append(Record("tournament-log", 0, offset, canonical_json(event).encode()))
+            offset += 1
+        projector.apply_batch(records)
+    fresh = make_engine("sqlite://")
+    Projector(fresh, "test").apply_batch([Record("tournament-log", 0, i, canonical_json(e).encode()) for i, e in enumerate(log)])
+
+    def dump(eng: sa.Engine) -> list:
+        with eng.connect() as conn:
+            return [sorted(tuple(r) for r in conn.execute(sa.select(t))) for t in (standings_table, standings_documents, matches_table, offsets_table)]
+
+    stored, expected = dump(engine), dump(fresh)
+    assert len(stored[0]) == 2 * 206 and len(stored[1]) == 2 and stored[3] == [("test", "tournament-log", 0, len(log))]
+    assert stored == expected
