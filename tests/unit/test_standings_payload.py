@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import json
 
+import sqlalchemy as sa
+
+from bench.bench_worker_standings import Record, batches
 from processors.tournament import TournamentState
 from producers.sources import load_source
 from projections.memo import clear_memos
-from projections.projector import Snapshot, standings_event, standings_payload
+from projections.projector import Projector, Snapshot, offsets_table, standings_event, standings_payload
 from projections.replay import RoundStandings, standings_after
 from projections.standings.catalogue import value_text
-from projections.store import standings_rows
+from projections.store import matches_table, standings_documents, standings_rows, standings_table
+from projections.worker import make_engine
 from schemas.canonical import canonical_json
 from schemas.events import BoardResultCorrected
 from schemas.points import fmt_points
@@ -67,13 +71,6 @@ def test_projector_updating_only_changed_rows_leaves_the_read_model_a_fresh_writ
     """``Projector.apply_batch`` one result at a time (the rows and documents it wrote before are
     updated, the changed ones only; positions and matches updated in place) through round 2 of
     the Samarkand Open, then a correction of round 1 (its standings fixed: round 2's change): the tables hold what a new projector writes from nothing."""
-    import sqlalchemy as sa
-
-    from bench.bench_worker_standings import Record, batches
-    from projections.projector import Projector, offsets_table
-    from projections.store import matches_table, standings_documents, standings_table
-    from projections.worker import make_engine
-
     events = load_source("samarkand-2026-open")
     end = next(i for i, e in enumerate(events) if e.type == "RoundPaired" and e.round == 3)
     log = events[:end]
