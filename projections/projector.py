@@ -417,22 +417,17 @@ def standings_event(snap: Snapshot) -> StandingsUpdated:
     Its rows are those of the standings document without the per-opponent ``breakdown`` (a
     seventh of the size: every update is serialized, sent and parsed by every subscriber); the
     full document, whose SHA-256 ``digest`` is, stays in the read model ``standings_documents``.
+    The worker publishes its canonical JSON as ``standings_payload`` builds it.
     """
-    st = snap.standings
-    rows = tuple({k: v for k, v in row.items() if k != "breakdown"} for row in st.document["rows"])
-    return StandingsUpdated(
-        event_id=f"{snap.tournament_id}/r{st.round}/standings/{st.digest[:16]}", tournament_id=snap.tournament_id,
-        round=st.round, complete=st.complete, digest=st.digest, rows=rows,
-    )
+    rows = tuple({k: v for k, v in row.items() if k != "breakdown"} for row in snap.standings.document["rows"])
+    return StandingsUpdated(**_standings_header(snap), rows=rows)
 
 
-def _standings_header(snap: Snapshot) -> StandingsUpdated:
-    """The ``StandingsUpdated`` of a snapshot without its rows (validated: ids, round, digest)."""
+def _standings_header(snap: Snapshot) -> dict[str, Any]:
+    """The fields of a snapshot's ``StandingsUpdated`` but its rows."""
     st = snap.standings
-    return StandingsUpdated(
-        event_id=f"{snap.tournament_id}/r{st.round}/standings/{st.digest[:16]}", tournament_id=snap.tournament_id,
-        round=st.round, complete=st.complete, digest=st.digest, rows=(),
-    )
+    return {"event_id": f"{snap.tournament_id}/r{st.round}/standings/{st.digest[:16]}", "tournament_id": snap.tournament_id,
+            "round": st.round, "complete": st.complete, "digest": st.digest}
 
 
 def standings_payload(snap: Snapshot) -> str:
@@ -441,6 +436,6 @@ def standings_payload(snap: Snapshot) -> str:
     ``StandingRow.as_dict`` from the standings engine: plain strings, ints, bools, dicts) are put in
     as they are. Equal by construction and by test (tests/unit/test_standings_payload.py); pydantic's
     ``model_dump`` of 206 rows took 9 % of the worker's CPU per update (docs/live.md)."""
-    body = _standings_header(snap).model_dump(mode="json")
+    body = StandingsUpdated(**_standings_header(snap), rows=()).model_dump(mode="json")
     body["rows"] = [row.as_dict(breakdown=False) for row in snap.standings.rows]
     return canonical_json(body)
