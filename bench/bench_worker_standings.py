@@ -30,7 +30,7 @@ from projections.pairing.read_model import next_round_proposal
 from projections.replay import standings_after
 from producers.sources import load_source
 from projections.store import standings_document_row, standings_rows
-from projections.projector import Projector, standings_event
+from projections.projector import Projector, standings_payload
 from projections.worker import make_engine
 from schemas.canonical import canonical_json
 
@@ -77,7 +77,7 @@ def worker_run(events: list[Any], size: int) -> list[float]:
         t0 = time.process_time()
         snapshots = projector.apply_batch(records)
         for snap in snapshots:
-            canonical_json(standings_event(snap))
+            standings_payload(snap)
         for tid in {s.tournament_id for s in snapshots}:
             proposal = projector.proposal(tid)
             if proposal is not None:

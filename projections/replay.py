@@ -14,7 +14,8 @@ from typing import Any, Callable, Iterable
 from processors.tournament import RuleViolation, TournamentState
 from projections.history import build_history, decided_only
 from projections.standings import StandingRow, compute_standings, standings_document
-from schemas.canonical import canonical_json, text_digest
+from projections.standings.ranking import standings_canonical
+from schemas.canonical import text_digest
 
 
 @dataclass(frozen=True)
@@ -24,11 +25,21 @@ class RoundStandings:
     round: int
     complete: bool
     rows: list[StandingRow]
-    document: dict[str, Any]
+    tournament_id: str
+    profile: str  # the rule profile's name
+
+    @cached_property
+    def document(self) -> dict[str, Any]:
+        """The standings document (``projections.standings.standings_document``), built when read:
+        the projection worker publishes and stores the canonical text and rows, not the dict."""
+        return standings_document(self.rows, tournament_id=self.tournament_id, round=self.round, profile=self.profile,
+                                  complete=self.complete)
 
     @cached_property
     def canonical(self) -> str:
-        return canonical_json(self.document)
+        """``canonical_json(self.document)``, from the rows' held texts (``standings_canonical``)."""
+        return standings_canonical(self.rows, tournament_id=self.tournament_id, round=self.round, profile=self.profile,
+                                   complete=self.complete)
 
     @cached_property
     def digest(self) -> str:
@@ -62,8 +73,7 @@ def standings_after(state: TournamentState, rnd: int) -> RoundStandings:
     complete = state.round_complete(rnd)
     history = build_history(state, rnd)
     rows = compute_standings(history if complete else decided_only(history), state.profile)
-    doc = standings_document(rows, tournament_id=state.tournament_id or "", round=rnd, profile=state.profile.name, complete=complete)
-    return RoundStandings(rnd, complete, rows, doc)
+    return RoundStandings(rnd, complete, rows, state.tournament_id or "", state.profile.name)
 
 
 def replay(events: Iterable[Any], through_round: int | None = None,

@@ -154,9 +154,14 @@ def match_row(state: TournamentState, rnd: int, table: int) -> dict[str, Any]:
 
 
 def standings_rows(tid: str, st: RoundStandings) -> list[dict[str, Any]]:
-    """``standings`` rows of one round: rank, MP, GP and every tie-break value (JSON, decimal strings)."""
-    return [{"tournament_id": tid, "round": st.round, "team_id": row.team_id, "rank": row.rank, "mp": row.mp,
-             "gp": fmt_points(row.gp), "tiebreaks": _tiebreaks_text(tuple(row.tiebreaks.items()))}
+    """``standings`` rows of one round: rank, MP, GP and every tie-break value (JSON, decimal strings).
+
+    A line's GP and tie-break texts are built once (``TeamLine.json_parts``, ``TeamLine.tiebreaks_text``):
+    the projection worker writes a round's rows after every batch, and most lines did not change."""
+    rnd = st.round
+    return [{"tournament_id": tid, "round": rnd, "team_id": row.team_id, "rank": row.rank, "mp": row.mp,
+             "gp": row.line.json_parts["gp"],
+             "tiebreaks": _tiebreaks_text(tuple(row.tiebreaks.items())) if row.group_values else row.line.tiebreaks_text}
             for row in st.rows]
 
 

@@ -47,7 +47,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from deploy import topics
 from deploy.kafka_security import client_config
 from projections.anchors import anchors_document, anchors_key
-from projections.projector import Projector, Snapshot, offsets_table, standings_event
+from projections.projector import Projector, Snapshot, offsets_table, standings_payload
 from projections.store import with_driver
 from schemas.canonical import canonical_json
 
@@ -205,11 +205,10 @@ class Worker:
     def publish(self, snapshots: list[Snapshot]) -> None:
         """Publish ``StandingsUpdated`` for each snapshot, then a pairing proposal where one is due."""
         for snap in snapshots:
-            event = standings_event(snap)
             self.producer.send(
                 topics.name(topics.STANDINGS, self.topic_prefix),
                 key=topics.round_key(snap.tournament_id, snap.standings.round).encode(),
-                value=canonical_json(event).encode(), headers=[(POSITION_HEADER, snap.position.encode())],
+                value=standings_payload(snap).encode(), headers=[(POSITION_HEADER, snap.position.encode())],
             )
         for tid in {s.tournament_id for s in snapshots}:
             self._publish_anchors(tid)

@@ -8,6 +8,7 @@ pairing number only orders them inside it (R-T5, A11).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -21,6 +22,7 @@ from projections.standings.catalogue import RANKED_ON_THE_GROUP, C07Context, hig
 from projections.standings.cut import cut_index
 from projections.standings.elements import Element, match_points_total, team_elements
 from projections.standings.sonneborn_berger import olympiad_sonneborn_berger
+from schemas.canonical import canonical_json
 from schemas.points import ZERO, fmt_points
 from schemas.profile import RuleProfile
 from schemas.tiebreak_codes import OLYMPIAD_NAMES, parse_tiebreak
@@ -39,11 +41,26 @@ class TeamLine:
     elements: tuple[Element, ...] = field(repr=False)
     cut: int | None
     record: tuple[int, int, int]
+    # The canonical JSON of this line's document row per (rank, pairing number, team, name,
+    # federation, MP): ``StandingRow.canonical``, the row's text reused by every document it is in.
+    _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
     def order(self) -> tuple[Decimal, ...]:
         """The tie-break values negated, in the profile's order: the line's part of the sort key."""
         return tuple(-v for v in self.tiebreaks.values())
+
+    @cached_property
+    def summary_parts(self) -> dict[str, Any]:
+        """``json_parts`` without the per-opponent ``breakdown``: what a ``StandingsUpdated`` row
+        carries (``projections.projector.standings_payload``), built once per line."""
+        return {k: v for k, v in self.json_parts.items() if k != "breakdown"}
+
+    @cached_property
+    def tiebreaks_text(self) -> str:
+        """The ``tiebreaks`` column of the ``standings`` read model (``projections.store.standings_rows``):
+        the tie-break values as decimal strings, JSON with sorted keys, built once per line."""
+        return json.dumps(self.json_parts["tiebreaks"], sort_keys=True)
 
     @cached_property
     def json_parts(self) -> dict[str, Any]:
@@ -104,12 +121,13 @@ class StandingRow:
     def record(self) -> tuple[int, int, int]:
         return self.line.record
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain, JSON-ready form (points as decimal strings) with the per-opponent breakdown.
+    def as_dict(self, breakdown: bool = True) -> dict[str, Any]:
+        """Plain, JSON-ready form (points as decimal strings) with the per-opponent breakdown
+        (without it when ``breakdown`` is False: a ``StandingsUpdated`` row).
 
         Its ``tiebreaks``, ``record`` and ``breakdown`` are the line's (``TeamLine.json_parts``),
         shared with every other document of the line: read-only."""
-        parts = self.line.json_parts
+        parts = self.line.json_parts if breakdown else self.line.summary_parts
         if self.group_values:
             parts = {**parts, "tiebreaks": {**parts["tiebreaks"], **{k: value_text(v) for k, v in self.group_values.items()}}}
         return {
@@ -121,6 +139,22 @@ class StandingRow:
             "mp": self.mp,
             **parts,
         }
+
+
+    def canonical(self) -> str:
+        """``canonical_json(self.as_dict())``, held by the line for the row's other fields (a row whose
+        rank and MP did not change since the last standings reuses the text; type A values, computed
+        per tied group, are encoded each time)."""
+        if self.group_values:
+            return canonical_json(self.as_dict())
+        key = (self.rank, self.pairing_number, self.team_id, self.name, self.federation, self.mp)
+        texts = self.line._texts
+        text = texts.get(key)
+        if text is None:
+            if len(texts) >= 16:  # a line lives for one round of one team: a few ranks at most
+                texts.clear()
+            text = texts[key] = canonical_json(self.as_dict())
+        return text
 
 
 def tiebreak_value(name: str, elements: list[Element], gp: Decimal, cut1: int | None) -> Decimal:
@@ -273,3 +307,13 @@ def standings_document(rows: list[StandingRow], *, tournament_id: str, round: in
         "complete": complete,
         "rows": [r.as_dict() for r in rows],
     }
+
+
+def standings_canonical(rows: list[StandingRow], *, tournament_id: str, round: int, profile: str, complete: bool) -> str:
+    """``canonical_json(standings_document(rows, ...))`` assembled from each row's held text
+    (``StandingRow.canonical``): the same bytes (a canonical list is its items' texts joined by
+    commas, an object its sorted keys'), without encoding the 206 rows of an Open again after each
+    result; tests/unit/test_standings_payload.py compares both."""
+    return (f'{{"complete":{"true" if complete else "false"},"profile":{canonical_json(profile)},'
+            f'"round":{canonical_json(round)},"rows":[{",".join([r.canonical() for r in rows])}],'
+            f'"tournament_id":{canonical_json(tournament_id)}}}')
