@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable
 
 from sqlalchemy import Column, Integer, MetaData, String, Table, and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.sql import Delete, Update
+from sqlalchemy.sql import Update
 from sqlalchemy.engine import Connection, Engine
 
 from deploy import topics
@@ -69,7 +69,6 @@ from schemas.dead_letters import MAX_REASON_CHARS, dead_letter
 from schemas.events import StandingsUpdated, parse_event
 
 log = logging.getLogger("olympiad.projections")
-FEW_ROWS = 8  # up to this many changed matches are updated one by one, more replaced (delete, insert)
 
 worker_metadata = MetaData()
 offsets_table = Table(
@@ -83,24 +82,10 @@ offsets_table = Table(
 
 
 @lru_cache(maxsize=None)
-def delete_by_key(table: Table) -> Delete:
-    """``DELETE FROM table WHERE <primary key> = :pk_<column> ...``, built once per table and run with
-    one parameter set per row (executemany): the worker deletes the rows it rewrites after every
-    batch, and building a WHERE expression per batch cost more than running it."""
-    return delete(table).where(and_(*(c == bindparam(f"pk_{c.name}") for c in table.primary_key.columns)))
-
-
-def key_params(table: Table, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The ``delete_by_key(table)`` parameter sets of ``rows`` (dicts holding the primary-key columns)."""
-    names = [c.name for c in table.primary_key.columns]
-    return [{f"pk_{n}": row[n] for n in names} for row in rows]
-
-
-@lru_cache(maxsize=None)
 def update_by_key(table: Table) -> Update:
     """``UPDATE table SET <the other columns> WHERE <primary key> = :pk_<column> ...``, built once
-    per table, run with ``update_params`` (executemany): one statement where a delete and an
-    insert of the same rows were two."""
+    per table (building a WHERE expression per batch cost more than running it), run with
+    ``update_params``: one statement where a delete and an insert of the same rows were two."""
     return update(table).where(and_(*(c == bindparam(f"pk_{c.name}") for c in table.primary_key.columns)))
 
 
@@ -113,8 +98,9 @@ def update_params(table: Table, rows: Iterable[dict[str, Any]]) -> list[dict[str
 
 def upsert_each(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     """Write ``rows`` (whole rows of ``table``): each updated by its key, those no row was there for
-    inserted. For the few rows of a batch (a match, a partition's position); the update's count of
-    rows is reliable one statement at a time (SQLite and PostgreSQL count matched rows)."""
+    inserted (a result's match, a pairing's tables, a partition's position). One UPDATE per row:
+    its count of rows is reliable one statement at a time (SQLite and PostgreSQL count matched
+    rows); a pairing's tables are written once per round."""
     missing = [row for row, params in zip(rows, update_params(table, rows))
                if conn.execute(update_by_key(table), params).rowcount == 0]
     if missing:
@@ -335,11 +321,7 @@ class Projector:
             conn.execute(insert(teams_table), team_rows(state))
         if proj.tables:
             rows = [match_row(state, rnd, table_no) for rnd, table_no in sorted(proj.tables)]
-            if len(rows) <= FEW_ROWS:  # a result's table: one UPDATE
-                upsert_each(conn, matches_table, rows)
-            else:  # a pairing's tables
-                conn.execute(delete_by_key(matches_table), key_params(matches_table, rows))
-                conn.execute(insert(matches_table), rows)
+            upsert_each(conn, matches_table, rows)
         proj.teams_changed = False
         proj.tables.clear()
 
@@ -353,13 +335,11 @@ class Projector:
         of teams not in ``before`` inserted; with no ``before`` (after a start) all of them replaced.
         """
         rows = {row["team_id"]: row for row in standings_rows(tid, st)}
-        document = standings_document_row(tid, st)
+        upsert_each(conn, standings_documents, [standings_document_row(tid, st)])
         if before is None:
             conn.execute(delete(standings_table).where(
                 (standings_table.c.tournament_id == tid) & (standings_table.c.round == st.round)))
             conn.execute(insert(standings_table), list(rows.values()))
-            conn.execute(delete_by_key(standings_documents), key_params(standings_documents, [document]))
-            conn.execute(insert(standings_documents), document)
             return rows
         changed = [row for team, row in rows.items() if team in before and before[team] != row]
         new = [row for team, row in rows.items() if team not in before]
@@ -367,7 +347,6 @@ class Projector:
             conn.execute(update_by_key(standings_table), update_params(standings_table, changed))
         if new:
             conn.execute(insert(standings_table), new)
-        upsert_each(conn, standings_documents, [document])
         return rows
 
     def latest_standings(self, log_topic: str, partition_of: Callable[[str], int]) -> list[Snapshot]:
